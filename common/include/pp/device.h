@@ -1,0 +1,58 @@
+/**
+ * @file device.h
+ * @brief Facts about the GPU, and its measured copy bandwidth (the roof for "% of copy").
+ */
+#ifndef PP_DEVICE_H
+#define PP_DEVICE_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What the harness reports about the GPU it runs on. */
+typedef struct pp_device {
+  int ordinal;               /**< CUDA device number */
+  char name[256];            /**< marketing name, e.g. "NVIDIA H100 80GB HBM3" */
+  int cc_major;              /**< compute capability, major */
+  int cc_minor;              /**< compute capability, minor */
+  int sm_count;              /**< streaming multiprocessors */
+  size_t l2_bytes;           /**< L2 cache size */
+  size_t global_bytes;       /**< device memory size */
+  double theoretical_gbps;   /**< 2 x memory clock x bus width, in GB/s */
+  int driver_version;        /**< e.g. 13000 for CUDA 13.0 */
+  int runtime_version;       /**< the CUDA runtime this program was built with */
+} pp_device;
+
+/**
+ * Reports whether a CUDA device can be used. A machine without a GPU answers
+ * cudaErrorNoDevice; one without a driver answers cudaErrorInsufficientDriver.
+ * @param why  receives the runtime's message when there is no device (may be NULL)
+ * @return 1 if device 0 is usable, else 0
+ */
+int pp_device_available(const char **why);
+
+/**
+ * Opens device 0 and fills @p dev. Where there is no usable device it prints
+ * "no CUDA device" and exits with ::PP_EXIT_SKIP.
+ * @param dev  receives the facts
+ */
+void pp_device_open(pp_device *dev);
+
+/** @return bytes of device memory free now */
+size_t pp_device_free_bytes(void);
+
+/**
+ * Measures device-to-device cudaMemcpy bandwidth, counting bytes read plus
+ * bytes written: the practical roof for a memory-bound kernel.
+ * @param bytes  size of the copy; use far more than the L2 size
+ * @return GB/s (1e9 bytes per second), the median of several copies
+ */
+double pp_device_copy_gbps(size_t bytes);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,117 @@
+/**
+ * @file lab.h
+ * @brief The interface between a lab's grader and the harness's driver.
+ *
+ * A lab's grader (tests/NN-lab/grader.c) describes its problem in a
+ * ::pp_problem named `pp_lab`: sizes to sweep, input distributions, how to
+ * fill, launch and check, and how to reach the variants the student's file
+ * exports. The harness's own main() hands that description to pp_main(), which
+ * parses the command line and runs, checks, times and reports. No lab has a
+ * main() of its own.
+ */
+#ifndef PP_LAB_H
+#define PP_LAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Variant number that stands for the library peer in pp_problem::launch and pp_problem::check. */
+#define PP_PEER (-1)
+
+/** A problem size: n for 1-D labs, M, N, K for matrix products. */
+typedef struct pp_size {
+  uint64_t dim[3]; /**< extents; unused ones are 1 */
+  int rank;        /**< how many of @p dim are meaningful */
+} pp_size;
+
+/** A variant's name and its one-line summary, as the student's table gives them. */
+typedef struct pp_variant_info {
+  const char *name; /**< e.g. "v3-sequential" */
+  const char *what; /**< what changed from the previous step, and why it is faster */
+} pp_variant_info;
+
+/** The grader's judgement of one run. */
+typedef struct pp_verdict {
+  int correct;        /**< 1 if every output element is within its tolerance */
+  double rel_error;   /**< largest |got - want| / |want| (0 when exact) */
+  double bound_ratio; /**< largest |got - want| / tolerance */
+  char note[256];     /**< on failure: what was wrong, where, and a hint */
+} pp_verdict;
+
+/** One lab's problem, as its grader describes it to the driver. */
+typedef struct pp_problem {
+  const char *lab;                /**< folder name, e.g. "01-dot-product" */
+  const char *title;              /**< one line for reports */
+  const char *peer_name;          /**< the library peer, e.g. "cuBLAS sdot" */
+  const char *bench_size;         /**< size timed when --size is absent */
+  const char *const *grade_sizes; /**< sizes the grader sweeps, NULL-terminated */
+  const char *const *quick_sizes; /**< small sizes for sanitizer runs, NULL-terminated */
+  const char *const *datasets;    /**< input distributions, NULL-terminated */
+  int bench_dataset;              /**< index of the distribution that is timed */
+
+  /** @return number of variants the student's file exports */
+  int (*variant_count)(void);
+  /** @return name and summary of variant @p index */
+  pp_variant_info (*variant)(int index);
+
+  /** Parses a size; returns 0, or -1 if the text is not a size of this lab. */
+  int (*parse_size)(const char *text, pp_size *size);
+  /** Writes a size for people to read. */
+  void (*format_size)(const pp_size *size, char *out, size_t len);
+  /** @return device memory needed at this size, all buffers and guards included */
+  size_t (*device_bytes)(const pp_size *size);
+  /** @return the fewest DRAM bytes one run must move (inputs read once, outputs written once) */
+  double (*bytes_moved)(const pp_size *size);
+  /** @return floating-point operations of one run, or 0 for a memory-bound lab */
+  double (*flops)(const pp_size *size);
+
+  /** Allocates host and device buffers for @p size. */
+  void *(*create)(const pp_size *size);
+  /** Generates the inputs for @p seed and dataset @p dataset, uploads them, computes the reference. */
+  void (*fill)(void *state, uint64_t seed, int dataset);
+  /** Poisons every output and scratch buffer (untimed, before each run). */
+  void (*prepare)(void *state);
+  /** Enqueues variant @p variant, or the library peer for ::PP_PEER. */
+  void (*launch)(void *state, int variant);
+  /** Downloads the outputs of the last launch and judges them. */
+  void (*check)(void *state, int variant, pp_verdict *verdict);
+  /** Recomputes the CPU reference (timed for the "vs CPU" column). */
+  void (*cpu_reference)(void *state);
+  /** Frees everything create() allocated. */
+  void (*destroy)(void *state);
+} pp_problem;
+
+/**
+ * Parses a 1-D size written as pp_parse_count() accepts it.
+ * @param text  the text
+ * @param size  receives n in dim[0], rank 1
+ * @return 0, or -1
+ */
+int pp_size_parse_1d(const char *text, pp_size *size);
+
+/**
+ * Writes a 1-D size as "268435456 (2^28)".
+ * @param size  the size
+ * @param out   destination
+ * @param len   its size
+ */
+void pp_size_format_1d(const pp_size *size, char *out, size_t len);
+
+/**
+ * Runs a lab: parses the command line, then lists, grades or benchmarks.
+ * @param problem  the lab's problem
+ * @param argc     argument count
+ * @param argv     arguments
+ * @return an exit code from ::pp_exit_code
+ */
+int pp_main(const pp_problem *problem, int argc, char **argv);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,90 @@
+/**
+ * @file verify.h
+ * @brief Tolerance-aware comparison: bounds derived from rounding-error analysis, NaN never passes.
+ *
+ * Float results are judged against a higher-precision reference with a bound
+ * of the form gamma_k * sum|terms|, where k is the longest chain of roundings
+ * any term goes through in the GPU's order of operations and
+ * gamma_k = k u / (1 - k u), u = 2^-24 (Higham, "Accuracy and Stability of
+ * Numerical Algorithms", 2nd ed., section 4.2).
+ */
+#ifndef PP_VERIFY_H
+#define PP_VERIFY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Unit roundoff of IEEE single precision, round to nearest. */
+#define PP_FLOAT_UNIT_ROUNDOFF 0x1p-24
+
+/**
+ * @param k  number of successive float roundings
+ * @return gamma_k = k u / (1 - k u), or +infinity once k u >= 1 (no bound)
+ */
+double pp_gamma(double k);
+
+/**
+ * Worst-case error of a float sum computed with rounding chains of at most
+ * @p chain operations: gamma_chain * @p sum_abs.
+ * @param chain    longest chain of roundings of any term
+ * @param sum_abs  sum of |term|
+ * @return the bound
+ */
+double pp_sum_error_bound(double chain, double sum_abs);
+
+/**
+ * @param got    the value under test
+ * @param want   the reference
+ * @param bound  largest allowed |got - want|
+ * @return 1 only if @p got is finite and within @p bound of @p want
+ */
+int pp_within(double got, double want, double bound);
+
+/**
+ * @param x  a float read back from the device
+ * @return 1 if @p x has the bit pattern of a poisoned, never-written float
+ */
+int pp_is_poison_f32(float x);
+
+/** The first disagreement found by a comparison, and how many there were. */
+typedef struct pp_mismatch {
+  size_t index;       /**< first wrong element */
+  double got;         /**< its value */
+  double want;        /**< the reference */
+  double bound;       /**< the tolerance it was held to */
+  size_t wrong;       /**< number of wrong elements */
+  size_t unwritten;   /**< how many of them still hold the poison */
+  double worst_ratio; /**< largest |got - want| / bound over the right elements */
+} pp_mismatch;
+
+/**
+ * Compares a float array with a double reference, element by element.
+ * @param got     results
+ * @param want    references
+ * @param bounds  tolerance per element
+ * @param n       length
+ * @param m       receives the first mismatch and counts (always filled)
+ * @return number of wrong elements
+ */
+size_t pp_compare_f32(const float *got, const double *want, const double *bounds, size_t n,
+                      pp_mismatch *m);
+
+/**
+ * Compares int32 arrays exactly.
+ * @param got   results
+ * @param want  references
+ * @param n     length
+ * @param m     receives the first mismatch and counts (always filled)
+ * @return number of wrong elements
+ */
+size_t pp_compare_i32(const int32_t *got, const int32_t *want, size_t n, pp_mismatch *m);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,160 @@
+#include "pp/cli.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pp/check.h"
+#include "pp/random.h"
+
+void pp_print_usage(FILE *out, const char *program) {
+  fprintf(out,
+          "usage: %s [options]\n"
+          "  (no mode)          run, check and time every variant at one size; print the table\n"
+          "  --grade            check the variants over the grader's sizes and seeds\n"
+          "  --quick            with --grade: small sizes and one seed (for compute-sanitizer)\n"
+          "  --list             list the variants\n"
+          "  --probe            exit 0 if a CUDA device is usable, 77 if not\n"
+          "  --size S           problem size: 1000, 2^28, 2^24+1, 1e6 (matmul: MxNxK)\n"
+          "  --seed N           first random seed (default %u); printed with every result\n"
+          "  --seeds K          seeds per size when grading (default 3)\n"
+          "  --variant LIST     comma-separated variant names or numbers (default: all)\n"
+          "  --reps N           timed repetitions (default 20)\n"
+          "  --warmup N         untimed repetitions first (default 3)\n"
+          "  --json PATH        also write the results as JSON to PATH\n"
+          "  --min-speedup X    fail unless the last variant is X times faster than the first\n"
+          "  --help             this text\n"
+          "exit codes: 0 right, 1 wrong or failed, 2 bad usage or size, 77 no CUDA device\n",
+          program, PP_DEFAULT_SEED);
+}
+
+static int parse_u64(const char **p, uint64_t *out) {
+  const char *s = *p;
+  if (!isdigit((unsigned char)*s)) return -1;
+  uint64_t v = 0;
+  for (; isdigit((unsigned char)*s); ++s) {
+    unsigned d = (unsigned)(*s - '0');
+    if (v > (UINT64_MAX - d) / 10) return -1;
+    v = v * 10 + d;
+  }
+  *p = s;
+  *out = v;
+  return 0;
+}
+
+static int power(uint64_t base, uint64_t exponent, uint64_t *out) {
+  uint64_t v = 1;
+  for (uint64_t i = 0; i < exponent; ++i) {
+    if (base != 0 && v > UINT64_MAX / base) return -1;
+    v *= base;
+  }
+  *out = v;
+  return 0;
+}
+
+int pp_parse_count(const char *text, uint64_t *out) {
+  const char *p = text;
+  uint64_t v, e, offset;
+  if (!p || parse_u64(&p, &v)) return -1;
+  if (*p == '^' || *p == 'e' || *p == 'E') {
+    uint64_t base = *p == '^' ? v : 10, factor = *p == '^' ? 1 : v;
+    ++p;
+    if (parse_u64(&p, &e) || power(base, e, &v)) return -1;
+    if (factor && v > UINT64_MAX / factor) return -1;
+    v *= factor;
+  }
+  if (*p == '+' || *p == '-') {
+    char sign = *p++;
+    if (parse_u64(&p, &offset)) return -1;
+    if (sign == '+' ? v > UINT64_MAX - offset : offset > v) return -1;
+    v = sign == '+' ? v + offset : v - offset;
+  }
+  if (*p != '\0') return -1;
+  *out = v;
+  return 0;
+}
+
+void pp_format_count(uint64_t n, char *out, size_t len) {
+  for (int k = 10; k < 64; ++k) {
+    uint64_t p = (uint64_t)1 << k;
+    int64_t delta = (int64_t)(n - p);
+    if (delta >= -16 && delta <= 16) {
+      if (delta == 0)
+        snprintf(out, len, "%llu (2^%d)", (unsigned long long)n, k);
+      else
+        snprintf(out, len, "%llu (2^%d%+lld)", (unsigned long long)n, k, (long long)delta);
+      return;
+    }
+  }
+  snprintf(out, len, "%llu", (unsigned long long)n);
+}
+
+static int parse_positive_int(const char *flag, const char *text, int *out, FILE *err) {
+  uint64_t v;
+  if (pp_parse_count(text, &v) || v == 0 || v > 1000000) {
+    fprintf(err, "error: %s needs a whole number from 1 to 1000000, got '%s'\n", flag, text);
+    return PP_EXIT_USAGE;
+  }
+  *out = (int)v;
+  return 0;
+}
+
+int pp_parse_options(int argc, char **argv, pp_options *opt, FILE *err) {
+  memset(opt, 0, sizeof *opt);
+  opt->mode = PP_MODE_BENCH;
+  opt->seed = PP_DEFAULT_SEED;
+  opt->seeds = 3;
+  opt->reps = 20;
+  opt->warmup = 3;
+  for (int i = 1; i < argc; ++i) {
+    const char *flag = argv[i];
+    if (!strcmp(flag, "--help") || !strcmp(flag, "-h")) { opt->mode = PP_MODE_HELP; return 0; }
+    if (!strcmp(flag, "--grade")) { opt->mode = PP_MODE_GRADE; continue; }
+    if (!strcmp(flag, "--list")) { opt->mode = PP_MODE_LIST; continue; }
+    if (!strcmp(flag, "--probe")) { opt->mode = PP_MODE_PROBE; continue; }
+    if (!strcmp(flag, "--quick")) { opt->quick = 1; continue; }
+    static const char *const with_value[] = {"--size",  "--seed",     "--seeds", "--variant",
+                                             "--reps",  "--warmup",   "--json",  "--min-speedup"};
+    int known = 0;
+    for (size_t k = 0; k < sizeof with_value / sizeof *with_value; ++k) known |= !strcmp(flag, with_value[k]);
+    if (!known) {
+      fprintf(err, "error: unknown option '%s' (try --help)\n", flag);
+      return PP_EXIT_USAGE;
+    }
+    if (i + 1 >= argc) {
+      fprintf(err, "error: %s needs a value\n", flag);
+      return PP_EXIT_USAGE;
+    }
+    const char *value = argv[++i];
+    int status = 0;
+    if (!strcmp(flag, "--size")) {
+      opt->size = value;
+    } else if (!strcmp(flag, "--seed")) {
+      if (pp_parse_count(value, &opt->seed)) {
+        fprintf(err, "error: --seed needs a non-negative whole number, got '%s'\n", value);
+        status = PP_EXIT_USAGE;
+      }
+    } else if (!strcmp(flag, "--seeds")) {
+      status = parse_positive_int(flag, value, &opt->seeds, err);
+    } else if (!strcmp(flag, "--reps")) {
+      status = parse_positive_int(flag, value, &opt->reps, err);
+    } else if (!strcmp(flag, "--warmup")) {
+      status = parse_positive_int(flag, value, &opt->warmup, err);
+    } else if (!strcmp(flag, "--variant")) {
+      opt->variants = value;
+    } else if (!strcmp(flag, "--json")) {
+      opt->json = value;
+    } else {
+      char *end = NULL;
+      errno = 0;
+      opt->min_speedup = strtod(value, &end);
+      if (errno || end == value || *end != '\0' || !(opt->min_speedup > 0.0)) {
+        fprintf(err, "error: --min-speedup needs a positive number, got '%s'\n", value);
+        status = PP_EXIT_USAGE;
+      }
+    }
+    if (status) return status;
+  }
+  return 0;
+}

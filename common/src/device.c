@@ -1,0 +1,74 @@
+#include "pp/device.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pp/check.h"
+#include "pp/timer.h"
+
+int pp_device_available(const char **why) {
+  int count = 0;
+  cudaError_t err = cudaGetDeviceCount(&count);
+  if (err == cudaSuccess && count > 0) return 1;
+  if (why) *why = err == cudaSuccess ? "no device listed" : cudaGetErrorString(err);
+  cudaGetLastError(); /* clear it: later calls must not see it */
+  return 0;
+}
+
+void pp_device_open(pp_device *dev) {
+  const char *why = NULL;
+  if (!pp_device_available(&why)) {
+    printf("no CUDA device (%s): skipped\n", why);
+    exit(PP_EXIT_SKIP);
+  }
+  memset(dev, 0, sizeof *dev);
+  PP_CHECK(cudaSetDevice(0));
+  struct cudaDeviceProp prop;
+  PP_CHECK(cudaGetDeviceProperties(&prop, 0));
+  snprintf(dev->name, sizeof dev->name, "%s", prop.name);
+  int mem_clock_khz = 0, bus_bits = 0, l2 = 0;
+  PP_CHECK(cudaDeviceGetAttribute(&dev->cc_major, cudaDevAttrComputeCapabilityMajor, 0));
+  PP_CHECK(cudaDeviceGetAttribute(&dev->cc_minor, cudaDevAttrComputeCapabilityMinor, 0));
+  PP_CHECK(cudaDeviceGetAttribute(&dev->sm_count, cudaDevAttrMultiProcessorCount, 0));
+  PP_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
+  /* CUDA 13 dropped cudaDeviceProp.memoryClockRate; the attribute remains. */
+  PP_CHECK(cudaDeviceGetAttribute(&mem_clock_khz, cudaDevAttrMemoryClockRate, 0));
+  PP_CHECK(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, 0));
+  PP_CHECK(cudaDriverGetVersion(&dev->driver_version));
+  PP_CHECK(cudaRuntimeGetVersion(&dev->runtime_version));
+  dev->l2_bytes = (size_t)l2;
+  dev->global_bytes = prop.totalGlobalMem;
+  /* Double data rate: two transfers per clock. */
+  dev->theoretical_gbps = 2.0 * mem_clock_khz * 1e3 * (bus_bits / 8.0) / 1e9;
+}
+
+size_t pp_device_free_bytes(void) {
+  size_t free_bytes = 0, total = 0;
+  PP_CHECK(cudaMemGetInfo(&free_bytes, &total));
+  return free_bytes;
+}
+
+typedef struct copy_job {
+  void *dst;
+  const void *src;
+  size_t bytes;
+} copy_job;
+
+static void run_copy(void *ctx) {
+  copy_job *job = ctx;
+  PP_CHECK(cudaMemcpyAsync(job->dst, job->src, job->bytes, cudaMemcpyDeviceToDevice, 0));
+}
+
+double pp_device_copy_gbps(size_t bytes) {
+  copy_job job = {NULL, NULL, bytes};
+  void *src = NULL;
+  PP_CHECK(cudaMalloc(&src, bytes));
+  PP_CHECK(cudaMalloc(&job.dst, bytes));
+  PP_CHECK(cudaMemset(src, 0x5A, bytes));
+  job.src = src;
+  pp_timing t = pp_time_device(NULL, run_copy, &job, 2, 10);
+  PP_CHECK(cudaFree(src));
+  PP_CHECK(cudaFree(job.dst));
+  return 2.0 * (double)bytes / (t.median_ms * 1e-3) / 1e9;
+}

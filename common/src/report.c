@@ -1,0 +1,234 @@
+#include "pp/report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static double ratio(const pp_result *numerator, const pp_result *r) {
+  return numerator && numerator->ran && r->ran ? numerator->time.median_ms / r->time.median_ms : NAN;
+}
+
+pp_metrics pp_report_metrics(const pp_report *report, const pp_result *r) {
+  pp_metrics m;
+  double seconds = r->time.median_ms * 1e-3;
+  m.gbps = r->ran && report->bytes > 0 ? report->bytes / seconds / 1e9 : NAN;
+  m.gflops = r->ran && report->flops > 0 ? report->flops / seconds / 1e9 : NAN;
+  m.percent_of_copy = 100.0 * m.gbps / report->copy_gbps;
+  const pp_result *previous = NULL, *baseline = NULL;
+  for (int i = 0; i < report->count; ++i) {
+    const pp_result *v = &report->variants[i];
+    if (v->index == 0 && v->ran) baseline = v;
+    if (v == r) break;
+    if (v->ran) previous = v;
+  }
+  int in_ladder = r->index >= 0;
+  m.vs_previous = in_ladder ? ratio(previous, r) : NAN;
+  m.vs_baseline = ratio(baseline, r);
+  m.vs_cpu = r == &report->cpu ? NAN : ratio(&report->cpu, r);
+  m.vs_peer = r == &report->peer ? NAN : ratio(&report->peer, r);
+  return m;
+}
+
+/* Prints x with the given format, or a dash where it does not apply. */
+static void cell(FILE *out, int width, const char *format, double x) {
+  if (isfinite(x))
+    fprintf(out, format, width, x);
+  else
+    fprintf(out, "%*s", width, "-");
+}
+
+static void print_row(FILE *out, const pp_report *report, const pp_result *r, const char *label,
+                      int name_width) {
+  pp_metrics m = pp_report_metrics(report, r);
+  fprintf(out, "%2s %-*s", label, name_width, r->name);
+  if (!r->ran) {
+    fprintf(out, "  %s\n", r->correct ? "not run" : "WRONG (not timed)");
+    return;
+  }
+  cell(out, 10, "%*.3f", r->time.median_ms);
+  cell(out, 7, "%*.1f%%", 100.0 * (r->time.max_ms - r->time.min_ms) / r->time.median_ms);
+  if (report->flops > 0)
+    cell(out, 9, "%*.0f", m.gflops);
+  else
+    cell(out, 9, "%*.1f", m.gbps);
+  cell(out, 7, "%*.1f", report->flops > 0 ? NAN : m.percent_of_copy);
+  cell(out, 7, "%*.2f", m.vs_previous);
+  cell(out, 7, "%*.2f", m.vs_baseline);
+  cell(out, 8, "%*.1f", m.vs_cpu);
+  cell(out, 8, "%*.2f", m.vs_peer);
+  cell(out, 10, "%*.1e", r->rel_error);
+  fprintf(out, "  %s\n", r->correct ? "ok" : "WRONG");
+}
+
+void pp_report_print(FILE *out, const pp_report *report) {
+  const pp_device *d = report->device;
+  fprintf(out, "\n%s: %s\n", report->lab, report->title);
+  fprintf(out, "size %s, seed %llu, data %s; median of %d runs after %d warm-up, L2 flushed before each\n",
+          report->size, (unsigned long long)report->seed, report->dataset, report->reps, report->warmup);
+  fprintf(out, "GPU  %s, %d SMs, %.1f MiB L2, sm_%d%d, driver %d.%d, runtime %d.%d\n", d->name,
+          d->sm_count, d->l2_bytes / 1048576.0, d->cc_major, d->cc_minor, d->driver_version / 1000,
+          d->driver_version % 1000 / 10, d->runtime_version / 1000, d->runtime_version % 1000 / 10);
+  fprintf(out, "copy %.0f GB/s measured device-to-device (read + write); %.0f GB/s theoretical\n\n",
+          report->copy_gbps, d->theoretical_gbps);
+
+  int name_width = 16;
+  for (int i = 0; i < report->count; ++i) {
+    int len = (int)strlen(report->variants[i].name);
+    if (len > name_width) name_width = len;
+  }
+  fprintf(out, "%2s %-*s%10s%8s%9s%7s%7s%7s%8s%8s%10s  %s\n", "#", name_width, "variant", "ms",
+          "spread", report->flops > 0 ? "GFLOP/s" : "GB/s", "%copy", "xprev", "xbase", "xCPU",
+          "xpeer", "rel.err", "check");
+  for (int i = 0; i < report->count; ++i) {
+    char label[16];
+    snprintf(label, sizeof label, "%d", report->variants[i].index);
+    print_row(out, report, &report->variants[i], label, name_width);
+  }
+  print_row(out, report, &report->peer, "-", name_width);
+  print_row(out, report, &report->cpu, "-", name_width);
+  if (!report->peer.correct) fprintf(out, "WRONG %s: %s\n", report->peer.name, report->peer.note);
+  fprintf(out, "\nxprev, xbase, xCPU, xpeer: speedup over the previous variant, variant 0, the CPU\n"
+               "reference and the library peer (%s), all measured in this run.\n",
+          report->peer.name);
+  for (int i = 0; i < report->count; ++i) {
+    const pp_result *r = &report->variants[i];
+    if (!r->correct) fprintf(out, "WRONG %s: %s\n", r->name, r->note);
+  }
+}
+
+static void json_string(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; s && *s; ++s) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\')
+      fprintf(f, "\\%c", c);
+    else if (c < 0x20)
+      fprintf(f, "\\u%04x", c);
+    else
+      fputc(c, f);
+  }
+  fputc('"', f);
+}
+
+static void json_number(FILE *f, double x) {
+  if (isfinite(x))
+    fprintf(f, "%.9g", x);
+  else
+    fputs("null", f);
+}
+
+static void json_key(FILE *f, const char *key, int first) {
+  fputs(first ? "" : ", ", f);
+  json_string(f, key);
+  fputs(": ", f);
+}
+
+static void json_result(FILE *f, const pp_report *report, const pp_result *r) {
+  pp_metrics m = pp_report_metrics(report, r);
+  fputc('{', f);
+  json_key(f, "index", 1);
+  fprintf(f, "%d", r->index);
+  json_key(f, "name", 0);
+  json_string(f, r->name);
+  json_key(f, "what", 0);
+  json_string(f, r->what);
+  json_key(f, "ran", 0);
+  fputs(r->ran ? "true" : "false", f);
+  json_key(f, "correct", 0);
+  fputs(r->ran && r->correct ? "true" : "false", f);
+  const struct { const char *key; double value; } numbers[] = {
+      {"median_ms", r->ran ? r->time.median_ms : NAN},
+      {"min_ms", r->ran ? r->time.min_ms : NAN},
+      {"max_ms", r->ran ? r->time.max_ms : NAN},
+      {"gbps", m.gbps},
+      {"gflops", m.gflops},
+      {"percent_of_copy", m.percent_of_copy},
+      {"speedup_vs_previous", m.vs_previous},
+      {"speedup_vs_baseline", m.vs_baseline},
+      {"speedup_vs_cpu", m.vs_cpu},
+      {"speedup_vs_peer", m.vs_peer},
+      {"relative_error", r->ran ? r->rel_error : NAN},
+      {"error_over_bound", r->ran ? r->bound_ratio : NAN},
+  };
+  for (size_t i = 0; i < sizeof numbers / sizeof *numbers; ++i) {
+    json_key(f, numbers[i].key, 0);
+    json_number(f, numbers[i].value);
+  }
+  json_key(f, "note", 0);
+  json_string(f, r->note);
+  fputc('}', f);
+}
+
+static void json_report(FILE *f, const pp_report *report) {
+  const pp_device *d = report->device;
+  fputc('{', f);
+  json_key(f, "lab", 1);
+  json_string(f, report->lab);
+  json_key(f, "title", 0);
+  json_string(f, report->title);
+  json_key(f, "size", 0);
+  json_string(f, report->size);
+  json_key(f, "seed", 0);
+  fprintf(f, "%llu", (unsigned long long)report->seed);
+  json_key(f, "dataset", 0);
+  json_string(f, report->dataset);
+  json_key(f, "reps", 0);
+  fprintf(f, "%d", report->reps);
+  json_key(f, "warmup", 0);
+  fprintf(f, "%d", report->warmup);
+  json_key(f, "device", 0);
+  fputc('{', f);
+  json_key(f, "name", 1);
+  json_string(f, d->name);
+  json_key(f, "compute_capability", 0);
+  fprintf(f, "\"%d.%d\"", d->cc_major, d->cc_minor);
+  json_key(f, "sm_count", 0);
+  fprintf(f, "%d", d->sm_count);
+  json_key(f, "l2_bytes", 0);
+  fprintf(f, "%zu", d->l2_bytes);
+  json_key(f, "global_bytes", 0);
+  fprintf(f, "%zu", d->global_bytes);
+  json_key(f, "theoretical_gbps", 0);
+  json_number(f, d->theoretical_gbps);
+  json_key(f, "driver_version", 0);
+  fprintf(f, "%d", d->driver_version);
+  json_key(f, "runtime_version", 0);
+  fprintf(f, "%d", d->runtime_version);
+  fputc('}', f);
+  json_key(f, "copy_gbps", 0);
+  json_number(f, report->copy_gbps);
+  json_key(f, "bytes_per_run", 0);
+  json_number(f, report->bytes);
+  json_key(f, "flops_per_run", 0);
+  json_number(f, report->flops);
+  json_key(f, "cpu", 0);
+  json_result(f, report, &report->cpu);
+  json_key(f, "peer", 0);
+  json_result(f, report, &report->peer);
+  json_key(f, "variants", 0);
+  fputc('[', f);
+  for (int i = 0; i < report->count; ++i) {
+    fputs(i ? ",\n  " : "\n  ", f);
+    json_result(f, report, &report->variants[i]);
+  }
+  fputs("]}\n", f);
+}
+
+int pp_report_write_json(const pp_report *report, const char *path) {
+  char temporary[4096];
+  snprintf(temporary, sizeof temporary, "%s.partial", path);
+  FILE *f = fopen(temporary, "w");
+  if (!f) {
+    perror(path);
+    return -1;
+  }
+  json_report(f, report);
+  int failed = ferror(f);
+  failed |= fclose(f) != 0;
+  if (failed || rename(temporary, path) != 0) {
+    perror(path);
+    remove(temporary);
+    return -1;
+  }
+  return 0;
+}

@@ -1,0 +1,342 @@
+// Lab 01: dot product. From one thread adding up a block's products to the
+// speed of cuBLAS, one technique per step.
+//
+// Handout: docs/labs/01-dot-product.md   Contract: tests/01-dot-product/dot_product.h
+// Build, run, grade (from the repository root):
+//   cmake --build --preset student --target 01-dot-product
+//   build/student/bin/01-dot-product --variant v3-sequential --size 2^24
+//   ctest --preset student -L 01-dot-product
+//
+// Every variant writes one partial sum per block into the workspace, then the
+// given finish_sum() adds the partials up on the GPU. Only the launchers at the
+// bottom of the file are seen by the grader, through the table dot_variants.
+
+#include "dot_product.h"
+#include "pp/check.h"
+
+#define BLOCK 256     // threads per block in every variant: a power of two, >= 64
+#define ITEMS 8       // products each thread accumulates in v2..v5
+#define FULL_MASK 0xffffffffu
+
+// ---------------------------------------------------------------------------
+// Given: adding up per-block partial sums on the GPU, for any number of them.
+// A second pass with a single block works only while there are at most
+// 2 * BLOCK partials. Instead each pass lets every block add 2 * BLOCK
+// partials, and passes repeat until one value is left.
+
+__global__ void sum_partials_kernel(const float *in, size_t count, float *out) {
+  __shared__ float cache[BLOCK];
+  size_t i = blockIdx.x * (2 * (size_t)BLOCK) + threadIdx.x;
+  float x = 0.0f;
+  if (i < count) x = in[i];
+  if (i + BLOCK < count) x += in[i + BLOCK];
+  cache[threadIdx.x] = x;
+  __syncthreads();
+  for (int stride = BLOCK / 2; stride > 0; stride /= 2) {
+    if (threadIdx.x < stride) cache[threadIdx.x] += cache[threadIdx.x + stride];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = cache[0];
+}
+
+// Adds partials[0, count) into *result. Overwrites partials; scratch needs
+// count / (2 * BLOCK) + 1 floats.
+static void finish_sum(float *partials, size_t count, float *result, float *scratch) {
+  float *in = partials, *out = scratch;
+  while (count > 2 * BLOCK) {
+    size_t blocks = (count + 2 * BLOCK - 1) / (2 * BLOCK);
+    sum_partials_kernel<<<blocks, BLOCK>>>(in, count, out);
+    PP_CHECK_LAUNCH();
+    float *consumed = in;
+    in = out;
+    out = consumed;
+    count = blocks;
+  }
+  sum_partials_kernel<<<1, BLOCK>>>(in, count, result);
+  PP_CHECK_LAUNCH();
+}
+
+typedef void partials_kernel(const float *a, const float *b, size_t n, float *partials);
+
+// Runs `kernel` with one block per `per_block` elements, then finish_sum().
+static void dot_by_blocks(partials_kernel *kernel, size_t per_block, const float *a, const float *b,
+                          size_t n, float *result, float *workspace) {
+  if (n == 0) {
+    PP_CHECK(cudaMemsetAsync(result, 0, sizeof *result));
+    return;
+  }
+  size_t blocks = (n + per_block - 1) / per_block;
+  kernel<<<blocks, BLOCK>>>(a, b, n, workspace);
+  PP_CHECK_LAUNCH();
+  finish_sum(workspace, blocks, result, workspace + blocks);
+}
+
+// ---------------------------------------------------------------------------
+// v0, baseline (given). One product per thread into shared memory; thread 0
+// then adds the BLOCK products one after another while 255 threads wait.
+// The guard `i < n` is what lets n be any length, not only a multiple of BLOCK.
+
+__global__ void dot_v0_kernel(const float *a, const float *b, size_t n, float *partials) {
+  __shared__ float products[BLOCK];
+  size_t i = blockIdx.x * (size_t)BLOCK + threadIdx.x;
+  products[threadIdx.x] = i < n ? a[i] * b[i] : 0.0f;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    float sum = 0.0f;
+    for (int k = 0; k < BLOCK; ++k) sum += products[k];
+    partials[blockIdx.x] = sum;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// v1, tree sum with interleaved addressing. log2(BLOCK) = 8 steps instead of
+// 255 serial additions, all threads taking part in the first step. Its flaw:
+// the active threads are scattered (0, 2, 4, ... then 0, 4, 8, ...), so every
+// warp stays busy with few useful lanes and the `%` test diverges.
+
+// Returns the sum of x over the block in thread 0 (other threads: partial sums).
+__device__ float block_sum_interleaved(float x) {
+  __shared__ float cache[BLOCK];
+  cache[threadIdx.x] = x;
+  __syncthreads();
+  // TODO 1: add cache[] up as a tree with interleaved addressing. In the step
+  // with stride s = 1, 2, 4, ..., BLOCK / 2, each thread whose index is a
+  // multiple of 2s adds cache[t + s] into cache[t]. Every step must finish in
+  // all threads before the next one reads: __syncthreads() after each step.
+  // BEGIN SOLUTION
+  for (int stride = 1; stride < BLOCK; stride *= 2) {
+    if (threadIdx.x % (2 * stride) == 0) cache[threadIdx.x] += cache[threadIdx.x + stride];
+    __syncthreads();
+  }
+  // END SOLUTION
+  return cache[0];
+}
+
+__global__ void dot_v1_kernel(const float *a, const float *b, size_t n, float *partials) {
+  size_t i = blockIdx.x * (size_t)BLOCK + threadIdx.x;
+  float sum = block_sum_interleaved(i < n ? a[i] * b[i] : 0.0f);
+  if (threadIdx.x == 0) partials[blockIdx.x] = sum;
+}
+
+// ---------------------------------------------------------------------------
+// v2, each thread first adds ITEMS products in a register, with Kahan's
+// compensated summation. ITEMS times fewer blocks and partials, so less
+// shared-memory work per element. Kahan makes each thread's chain of
+// additions as accurate as if it were done in double; it does nothing for the
+// tree and the partials, where the rounding of float additions remains.
+
+// This thread's compensated sum of its ITEMS products: elements first,
+// first + BLOCK, ..., so that each load is coalesced across the warp.
+__device__ float thread_sum_kahan(const float *a, const float *b, size_t n) {
+  size_t first = blockIdx.x * (size_t)(BLOCK * ITEMS) + threadIdx.x;
+  float sum = 0.0f;
+  // TODO 2: for k = 0 .. ITEMS-1, take i = first + k * BLOCK; when i < n add
+  // a[i] * b[i] to sum with Kahan summation: keep a compensation c (starting
+  // at 0), y = product - c, t = sum + y, c = (t - sum) - y, sum = t.
+  // BEGIN SOLUTION
+  float compensation = 0.0f;
+  for (int k = 0; k < ITEMS; ++k) {
+    size_t i = first + (size_t)k * BLOCK;
+    if (i < n) {
+      float y = a[i] * b[i] - compensation;
+      float t = sum + y;
+      compensation = (t - sum) - y;
+      sum = t;
+    }
+  }
+  // END SOLUTION
+  return sum;
+}
+
+__global__ void dot_v2_kernel(const float *a, const float *b, size_t n, float *partials) {
+  float sum = block_sum_interleaved(thread_sum_kahan(a, b, n));
+  if (threadIdx.x == 0) partials[blockIdx.x] = sum;
+}
+
+// ---------------------------------------------------------------------------
+// v3, sequential addressing. The stride starts at half the block and halves:
+// threads 0 .. s-1 add cache[t + s] into cache[t]. The active threads are
+// contiguous, so whole warps retire together (no divergence), and a warp's 32
+// reads fall in 32 different shared-memory banks (no bank conflicts).
+
+__device__ float block_sum_sequential(float x) {
+  __shared__ float cache[BLOCK];
+  cache[threadIdx.x] = x;
+  __syncthreads();
+  // TODO 3: add cache[] up with sequential addressing: for s = blockDim.x / 2
+  // down to 1, threads with index t < s add cache[t + s] into cache[t];
+  // __syncthreads() after each step. (Use blockDim.x here, a run-time value;
+  // v4 shows what a compile-time one buys.)
+  // BEGIN SOLUTION
+  for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
+    if (threadIdx.x < stride) cache[threadIdx.x] += cache[threadIdx.x + stride];
+    __syncthreads();
+  }
+  // END SOLUTION
+  return cache[0];
+}
+
+__global__ void dot_v3_kernel(const float *a, const float *b, size_t n, float *partials) {
+  float sum = block_sum_sequential(thread_sum_kahan(a, b, n));
+  if (threadIdx.x == 0) partials[blockIdx.x] = sum;
+}
+
+// ---------------------------------------------------------------------------
+// v4, unrolled tree. With the block size a compile-time constant the compiler
+// unrolls the loop completely: no loop counter, no compare-and-branch per
+// step, and the strides become constants in the shared-memory addresses.
+
+__device__ float block_sum_unrolled(float x) {
+  __shared__ float cache[BLOCK];
+  cache[threadIdx.x] = x;
+  __syncthreads();
+  // TODO 4: the tree of v3 with the compile-time BLOCK for the first stride,
+  // and `#pragma unroll` on the loop so that it is fully unrolled.
+  // BEGIN SOLUTION
+#pragma unroll
+  for (int stride = BLOCK / 2; stride > 0; stride /= 2) {
+    if (threadIdx.x < stride) cache[threadIdx.x] += cache[threadIdx.x + stride];
+    __syncthreads();
+  }
+  // END SOLUTION
+  return cache[0];
+}
+
+__global__ void dot_v4_kernel(const float *a, const float *b, size_t n, float *partials) {
+  float sum = block_sum_unrolled(thread_sum_kahan(a, b, n));
+  if (threadIdx.x == 0) partials[blockIdx.x] = sum;
+}
+
+// ---------------------------------------------------------------------------
+// v5, the last warp without barriers. Once 64 values are left, one warp
+// finishes with register shuffles: no shared memory and no __syncthreads()
+// for the last six steps, in which most of the block used to idle.
+// The classic version keeps using shared memory in the last warp without any
+// synchronization, relying on the 32 threads of a warp running in lockstep.
+// Since Volta they need not (independent thread scheduling), and without
+// `volatile` the compiler may keep values in registers: a race. Shuffles
+// with a full mask are synchronizing, so this version is correct.
+
+// Sum of x over the 32 lanes of a warp, in lane 0.
+__device__ float warp_sum(float x) {
+  // TODO 5a: for offset = 16, 8, 4, 2, 1: x += __shfl_down_sync(FULL_MASK, x, offset).
+  // BEGIN SOLUTION
+#pragma unroll
+  for (int offset = 16; offset > 0; offset /= 2) x += __shfl_down_sync(FULL_MASK, x, offset);
+  // END SOLUTION
+  return x;
+}
+
+__device__ float block_sum_warp(float x) {
+  __shared__ float cache[BLOCK];
+  cache[threadIdx.x] = x;
+  __syncthreads();
+  float sum = x;
+  // TODO 5b: the unrolled tree of v4 while the stride is at least 64; then the
+  // first warp takes cache[t] + cache[t + 32] and finishes with warp_sum().
+  // BEGIN SOLUTION
+#pragma unroll
+  for (int stride = BLOCK / 2; stride >= 64; stride /= 2) {
+    if (threadIdx.x < stride) cache[threadIdx.x] += cache[threadIdx.x + stride];
+    __syncthreads();
+  }
+  if (threadIdx.x < 32) sum = warp_sum(cache[threadIdx.x] + cache[threadIdx.x + 32]);
+  // END SOLUTION
+  return sum;
+}
+
+__global__ void dot_v5_kernel(const float *a, const float *b, size_t n, float *partials) {
+  float sum = block_sum_warp(thread_sum_kahan(a, b, n));
+  if (threadIdx.x == 0) partials[blockIdx.x] = sum;
+}
+
+// ---------------------------------------------------------------------------
+// v6, vectorized grid-stride loop. v0..v5 launch one block per BLOCK * ITEMS
+// elements: a million short-lived blocks at n = 2^28. Here a fixed grid of
+// 2 * BLOCK blocks strides through the arrays, each thread loading 16 bytes
+// of a and of b at a time (float4) and keeping four independent sums, so many
+// loads are in flight per thread. Warps reduce with shuffles, warp sums meet
+// in shared memory, and finish_sum() needs only one tiny pass over the
+// 2 * BLOCK partials. The stride of the loop is the whole grid
+// (gridDim.x * blockDim.x), not the block: a stride of blockDim.x would make
+// blocks read each other's elements again.
+
+#define V6_BLOCKS (2 * BLOCK)
+
+__global__ void dot_v6_kernel(const float *a, const float *b, size_t n, float *partials) {
+  __shared__ float warp_sums[BLOCK / 32];
+  const float4 *a4 = (const float4 *)a, *b4 = (const float4 *)b;
+  size_t n4 = n / 4, stride = (size_t)gridDim.x * BLOCK;
+  size_t first = blockIdx.x * (size_t)BLOCK + threadIdx.x;
+  float sum = 0.0f;
+  // TODO 6: (a) for i = first, first + stride, ... < n4, load float4 x = a4[i]
+  // and y = b4[i] and accumulate the four products into four separate floats
+  // (fmaf); unroll the loop 4 times. Add the four sums into sum. (b) The last
+  // n % 4 elements: the thread with first < n - 4 * n4 adds a[4 * n4 + first] *
+  // b[4 * n4 + first]. (c) sum = warp_sum(sum); lane 0 of each warp stores it in
+  // warp_sums[warp]; __syncthreads(); warp 0 adds the BLOCK / 32 warp sums
+  // with warp_sum() (lanes past BLOCK / 32 contribute 0).
+  // BEGIN SOLUTION
+  float4 acc = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+#pragma unroll 4
+  for (size_t i = first; i < n4; i += stride) {
+    float4 x = a4[i], y = b4[i];
+    acc.x = fmaf(x.x, y.x, acc.x);
+    acc.y = fmaf(x.y, y.y, acc.y);
+    acc.z = fmaf(x.z, y.z, acc.z);
+    acc.w = fmaf(x.w, y.w, acc.w);
+  }
+  sum = (acc.x + acc.y) + (acc.z + acc.w);
+  if (first < n - 4 * n4) sum += a[4 * n4 + first] * b[4 * n4 + first];
+  sum = warp_sum(sum);
+  int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  if (lane == 0) warp_sums[warp] = sum;
+  __syncthreads();
+  if (warp == 0) sum = warp_sum(lane < BLOCK / 32 ? warp_sums[lane] : 0.0f);
+  // END SOLUTION
+  if (threadIdx.x == 0) partials[blockIdx.x] = sum;
+}
+
+// ---------------------------------------------------------------------------
+// Launchers and the table the grader reads.
+
+static void dot_v0(const float *a, const float *b, size_t n, float *result, float *workspace) {
+  dot_by_blocks(dot_v0_kernel, BLOCK, a, b, n, result, workspace);
+}
+
+static void dot_v1(const float *a, const float *b, size_t n, float *result, float *workspace) {
+  dot_by_blocks(dot_v1_kernel, BLOCK, a, b, n, result, workspace);
+}
+
+static void dot_v2(const float *a, const float *b, size_t n, float *result, float *workspace) {
+  dot_by_blocks(dot_v2_kernel, BLOCK * ITEMS, a, b, n, result, workspace);
+}
+
+static void dot_v3(const float *a, const float *b, size_t n, float *result, float *workspace) {
+  dot_by_blocks(dot_v3_kernel, BLOCK * ITEMS, a, b, n, result, workspace);
+}
+
+static void dot_v4(const float *a, const float *b, size_t n, float *result, float *workspace) {
+  dot_by_blocks(dot_v4_kernel, BLOCK * ITEMS, a, b, n, result, workspace);
+}
+
+static void dot_v5(const float *a, const float *b, size_t n, float *result, float *workspace) {
+  dot_by_blocks(dot_v5_kernel, BLOCK * ITEMS, a, b, n, result, workspace);
+}
+
+static void dot_v6(const float *a, const float *b, size_t n, float *result, float *workspace) {
+  size_t per_block = (n + V6_BLOCKS - 1) / V6_BLOCKS;  // at most V6_BLOCKS blocks,
+  if (per_block < 4 * BLOCK) per_block = 4 * BLOCK;    // each with a float4 per thread
+  dot_by_blocks(dot_v6_kernel, per_block, a, b, n, result, workspace);
+}
+
+extern "C" const dot_variant dot_variants[] = {
+    {"v0-serial", "baseline: thread 0 adds the block's products one by one", dot_v0},
+    {"v1-interleaved", "tree sum in shared memory, interleaved addressing", dot_v1},
+    {"v2-kahan", "8 products per thread with Kahan compensation: 8x fewer blocks", dot_v2},
+    {"v3-sequential", "sequential addressing: no divergence, no bank conflicts", dot_v3},
+    {"v4-unrolled", "compile-time block size: the tree fully unrolled", dot_v4},
+    {"v5-warp-shuffle", "last warp by register shuffles, no barriers", dot_v5},
+    {"v6-vectorized", "grid-stride float4 loads, 512 blocks, shuffles, one tiny pass", dot_v6},
+};
+extern "C" const int dot_variant_count = sizeof dot_variants / sizeof dot_variants[0];

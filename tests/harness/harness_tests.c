@@ -1,0 +1,293 @@
+/* Unit tests of the harness. They run on the host only.
+ *   harness-tests GROUP RESULTS_DIR
+ * GROUP picks the tests to run; RESULTS_DIR receives harness-report.json. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pp/buffer.h"
+#include "pp/cli.h"
+#include "pp/random.h"
+#include "pp/reference.h"
+#include "pp/report.h"
+#include "pp/timer.h"
+#include "pp/verify.h"
+
+static int failures;
+
+#define EXPECT(condition)                                                        \
+  do {                                                                           \
+    if (!(condition)) {                                                          \
+      fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #condition);   \
+      ++failures;                                                                \
+    }                                                                            \
+  } while (0)
+
+static float poison_f32(void) {
+  float x;
+  memset(&x, PP_POISON_BYTE, sizeof x);
+  return x;
+}
+
+static void test_tolerance(void) {
+  const double u = PP_FLOAT_UNIT_ROUNDOFF;
+  EXPECT(pp_gamma(0) == 0.0);
+  EXPECT(fabs(pp_gamma(1) - u / (1 - u)) < 1e-22);
+  EXPECT(pp_gamma(1000) > 1000 * u); /* gamma_k exceeds k u */
+  EXPECT(isinf(pp_gamma(16777216.0))); /* k u = 1: no bound */
+  EXPECT(pp_sum_error_bound(1e9, 0.0) == 0.0);
+  EXPECT(fabs(pp_sum_error_bound(10, 100.0) - 100.0 * pp_gamma(10)) < 1e-18);
+
+  EXPECT(pp_within(1.0, 1.0, 0.0));
+  EXPECT(pp_within(1.5, 1.0, 0.5));           /* on the bound passes */
+  EXPECT(!pp_within(1.5000001, 1.0, 0.5));    /* past it fails */
+  EXPECT(!pp_within(NAN, 1.0, INFINITY));     /* NaN never passes */
+  EXPECT(!pp_within(NAN, NAN, INFINITY));
+  EXPECT(!pp_within(INFINITY, INFINITY, 1.0)); /* nor infinity */
+  EXPECT(!pp_within(-INFINITY, 0.0, INFINITY));
+}
+
+static void test_compare(void) {
+  EXPECT(pp_is_poison_f32(poison_f32()));
+  EXPECT(!pp_is_poison_f32(NAN));
+  EXPECT(!pp_is_poison_f32(0.0f));
+
+  const float got[5] = {1.0f, 2.0f, poison_f32(), 4.5f, NAN};
+  const double want[5] = {1.0, 2.0, 3.0, 4.0, 5.0};
+  const double bounds[5] = {0.0, 0.0, 1.0, 0.25, INFINITY};
+  pp_mismatch m;
+  EXPECT(pp_compare_f32(got, want, bounds, 5, &m) == 3);
+  EXPECT(m.wrong == 3 && m.unwritten == 1);
+  EXPECT(m.index == 2 && m.want == 3.0 && m.bound == 1.0 && isnan(m.got));
+  EXPECT(pp_compare_f32(got, want, bounds, 2, &m) == 0 && m.wrong == 0);
+
+  const double loose[2] = {1.0, 1.0};
+  const float close[2] = {1.5f, 2.0f};
+  EXPECT(pp_compare_f32(close, want, loose, 2, &m) == 0 && m.worst_ratio == 0.5);
+
+  const int32_t a[4] = {1, -1, 3, 4}, b[4] = {1, 2, 3, 5};
+  EXPECT(pp_compare_i32(a, b, 4, &m) == 2);
+  EXPECT(m.index == 1 && m.got == -1.0 && m.want == 2.0 && m.unwritten == 1);
+}
+
+static void test_reference(void) {
+  /* Catastrophic cancellation that naive double summation gets wrong. */
+  const float x[4] = {1e16f, 1.0f, -1e16f, 1.0f};
+  pp_sum s = pp_reference_sum_f32(x, 4);
+  EXPECT(s.value == 2.0);
+  EXPECT(s.abs == 2.0 * (double)1e16f + 2.0);
+
+  const float a[3] = {1.5f, -2.0f, 4.0f}, b[3] = {2.0f, 3.0f, 0.25f};
+  pp_sum d = pp_reference_dot_f32(a, b, 3);
+  EXPECT(d.value == 3.0 - 6.0 + 1.0 && d.abs == 10.0);
+  EXPECT(pp_reference_dot_f32(a, b, 0).value == 0.0);
+
+  /* Products of floats are exact in double: (1 + 2^-23)^2 keeps its 2^-46 term. */
+  const float c = 1.0f + 0x1p-23f;
+  EXPECT(pp_reference_dot_f32(&c, &c, 1).value == 1.0 + 0x1p-22 + 0x1p-46);
+
+  const int32_t big[3] = {2147483647, 2147483647, 2};
+  EXPECT(pp_reference_sum_i32(big, 3) == 4294967296LL);
+}
+
+static int all_equal(const float *x, const float *y, size_t n) {
+  return memcmp(x, y, n * sizeof *x) == 0;
+}
+
+static void test_random(void) {
+  enum { N = 100000 };
+  float *x = malloc(N * sizeof *x), *y = malloc(N * sizeof *y);
+
+  /* Pinned values: the same seed gives the same data on every machine. */
+  EXPECT(pp_random_bits(1, 0, 0) == pp_random_bits(1, 0, 0));
+  EXPECT(pp_random_bits(1, 0, 0) != pp_random_bits(2, 0, 0));
+  EXPECT(pp_random_bits(1, 0, 0) != pp_random_bits(1, 1, 0));
+  EXPECT(pp_random_bits(1, 0, 0) != pp_random_bits(1, 0, 1));
+  EXPECT(pp_random_bits(PP_DEFAULT_SEED, 1, 0) == 0xcfb0cbeafe491827ull);
+
+  pp_fill_uniform_f32(x, N, 0.5f, 1.5f, 7, 1);
+  pp_fill_uniform_f32(y, N, 0.5f, 1.5f, 7, 1);
+  EXPECT(all_equal(x, y, N));
+  pp_fill_uniform_f32(y, N, 0.5f, 1.5f, 8, 1);
+  EXPECT(!all_equal(x, y, N));
+  double sum = 0.0, lo = INFINITY, hi = -INFINITY;
+  for (int i = 0; i < N; ++i) {
+    sum += x[i];
+    lo = fmin(lo, x[i]);
+    hi = fmax(hi, x[i]);
+  }
+  EXPECT(lo >= 0.5 && hi < 1.5 && lo < 0.51 && hi > 1.49);
+  EXPECT(fabs(sum / N - 1.0) < 0.01);
+
+  pp_fill_nonzero_ints_f32(x, N, 4, 7, 2);
+  int count[9] = {0};
+  for (int i = 0; i < N; ++i) {
+    EXPECT(x[i] == (int)x[i] && x[i] != 0.0f && fabsf(x[i]) <= 4.0f);
+    count[(int)x[i] + 4]++;
+  }
+  for (int v = -4; v <= 4; ++v) EXPECT(v == 0 ? count[4] == 0 : count[v + 4] > N / 10);
+
+  int32_t *k = malloc(N * sizeof *k);
+  pp_fill_ints_i32(k, N, -3, 3, 7, 3);
+  int seen[7] = {0};
+  for (int i = 0; i < N; ++i) {
+    EXPECT(k[i] >= -3 && k[i] <= 3);
+    seen[k[i] + 3] = 1;
+  }
+  for (int v = 0; v < 7; ++v) EXPECT(seen[v]);
+  free(k);
+  free(x);
+  free(y);
+}
+
+static void test_count(void) {
+  uint64_t n = 0;
+  EXPECT(pp_parse_count("0", &n) == 0 && n == 0);
+  EXPECT(pp_parse_count("1000", &n) == 0 && n == 1000);
+  EXPECT(pp_parse_count("2^28", &n) == 0 && n == 268435456u);
+  EXPECT(pp_parse_count("2^24+1", &n) == 0 && n == 16777217u);
+  EXPECT(pp_parse_count("2^20-1", &n) == 0 && n == 1048575u);
+  EXPECT(pp_parse_count("1e6", &n) == 0 && n == 1000000u);
+  EXPECT(pp_parse_count("3e2+7", &n) == 0 && n == 307u);
+  EXPECT(pp_parse_count("-5", &n) == -1);
+  EXPECT(pp_parse_count("", &n) == -1);
+  EXPECT(pp_parse_count("lots", &n) == -1);
+  EXPECT(pp_parse_count("12abc", &n) == -1);
+  EXPECT(pp_parse_count("2^", &n) == -1);
+  EXPECT(pp_parse_count("2^64", &n) == -1);
+  EXPECT(pp_parse_count("1e20", &n) == -1);
+  EXPECT(pp_parse_count("99999999999999999999", &n) == -1);
+  EXPECT(pp_parse_count("0-1", &n) == -1);
+  EXPECT(pp_parse_count(" 5", &n) == -1);
+
+  char text[64];
+  pp_format_count(268435456u, text, sizeof text);
+  EXPECT(!strcmp(text, "268435456 (2^28)"));
+  pp_format_count(16777217u, text, sizeof text);
+  EXPECT(!strcmp(text, "16777217 (2^24+1)"));
+  pp_format_count(999983u, text, sizeof text);
+  EXPECT(!strcmp(text, "999983"));
+}
+
+static int parse(pp_options *o, FILE *sink, int argc, const char **argv) {
+  return pp_parse_options(argc, (char **)argv, o, sink);
+}
+
+static void test_options(void) {
+  FILE *sink = tmpfile();
+  pp_options o;
+  const char *defaults[] = {"lab"};
+  EXPECT(parse(&o, sink, 1, defaults) == 0);
+  EXPECT(o.mode == PP_MODE_BENCH && o.seed == PP_DEFAULT_SEED && o.reps == 20 && !o.size);
+
+  const char *full[] = {"lab",     "--grade", "--size",  "2^20", "--seed",        "9",
+                        "--seeds", "2",       "--variant", "1,v3", "--json",      "out.json",
+                        "--reps",  "5",       "--warmup", "1",    "--min-speedup", "2.5", "--quick"};
+  EXPECT(parse(&o, sink, 19, full) == 0);
+  EXPECT(o.mode == PP_MODE_GRADE && !strcmp(o.size, "2^20") && o.seed == 9 && o.seeds == 2);
+  EXPECT(!strcmp(o.variants, "1,v3") && !strcmp(o.json, "out.json") && o.reps == 5);
+  EXPECT(o.warmup == 1 && o.min_speedup == 2.5 && o.quick);
+
+  const char *bad[][3] = {
+      {"lab", "--bogus", NULL},     {"lab", "--size", NULL},       {"lab", "--reps", "0"},
+      {"lab", "--reps", "many"},    {"lab", "--seed", "-1"},       {"lab", "--seeds", "0"},
+      {"lab", "--min-speedup", "-2"}, {"lab", "--min-speedup", "x"}, {"lab", "--warmup", "1.5"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; ++i) {
+    int argc = bad[i][2] ? 3 : 2;
+    EXPECT(parse(&o, sink, argc, bad[i]) == 2);
+  }
+  const char *help[] = {"lab", "--size", "5", "--help"};
+  EXPECT(parse(&o, sink, 4, help) == 0 && o.mode == PP_MODE_HELP);
+  fclose(sink);
+}
+
+static void test_timer(void) {
+  double odd[3] = {3.0, 1.0, 2.0}, even[4] = {4.0, 1.0, 3.0, 2.0}, one[1] = {7.0};
+  EXPECT(pp_median(odd, 3) == 2.0);
+  EXPECT(pp_median(even, 4) == 2.5);
+  EXPECT(pp_median(one, 1) == 7.0);
+}
+
+static pp_result fake(const char *name, int index, double ms, int correct) {
+  pp_result r;
+  memset(&r, 0, sizeof r);
+  r.name = name;
+  r.what = "a \"quoted\" summary\twith a tab";
+  r.index = index;
+  r.ran = correct;
+  r.correct = correct;
+  r.time.median_ms = r.time.min_ms = r.time.max_ms = ms;
+  r.time.reps = 3;
+  if (!correct) snprintf(r.note, sizeof r.note, "result never written");
+  return r;
+}
+
+static void test_report(const char *results_dir) {
+  pp_device dev;
+  memset(&dev, 0, sizeof dev);
+  snprintf(dev.name, sizeof dev.name, "Imaginary GPU");
+  dev.sm_count = 4;
+  dev.theoretical_gbps = 1000.0;
+  pp_result variants[3] = {fake("v0-base", 0, 4.0, 1), fake("v1-broken", 1, 0.0, 0),
+                           fake("v2-fast", 2, 1.0, 1)};
+  pp_report report;
+  memset(&report, 0, sizeof report);
+  report.lab = "00-test";
+  report.title = "a report";
+  snprintf(report.size, sizeof report.size, "1000");
+  report.dataset = "uniform";
+  report.device = &dev;
+  report.copy_gbps = 800.0;
+  report.bytes = 8e9; /* 8000 GB/s at 1 ms */
+  report.cpu = fake("CPU reference", -1, 40.0, 1);
+  report.peer = fake("library", -1, 2.0, 1);
+  report.variants = variants;
+  report.count = 3;
+
+  pp_metrics m = pp_report_metrics(&report, &variants[2]);
+  EXPECT(fabs(m.gbps - 8000.0) < 1e-9 && fabs(m.percent_of_copy - 1000.0) < 1e-9);
+  EXPECT(m.vs_previous == 4.0); /* the broken variant did not run: v0 is previous */
+  EXPECT(m.vs_baseline == 4.0 && m.vs_cpu == 40.0 && m.vs_peer == 2.0);
+  EXPECT(isnan(pp_report_metrics(&report, &variants[1]).gbps));
+  EXPECT(isnan(pp_report_metrics(&report, &variants[0]).vs_previous));
+
+  FILE *table = tmpfile();
+  pp_report_print(table, &report);
+  rewind(table);
+  char text[8192];
+  size_t len = fread(text, 1, sizeof text - 1, table);
+  text[len] = '\0';
+  fclose(table);
+  EXPECT(strstr(text, "v2-fast") && strstr(text, "WRONG v1-broken: result never written"));
+
+  char path[4096];
+  snprintf(path, sizeof path, "%s/harness-report.json", results_dir);
+  EXPECT(pp_report_write_json(&report, path) == 0);
+  snprintf(path, sizeof path, "%s/no-such-dir/report.json", results_dir);
+  EXPECT(pp_report_write_json(&report, path) == -1);
+}
+
+int main(int argc, char **argv) {
+  if (argc != 3) {
+    fprintf(stderr, "usage: %s GROUP RESULTS_DIR\n", argv[0]);
+    return 2;
+  }
+  const char *group = argv[1];
+  if (!strcmp(group, "tolerance")) test_tolerance();
+  else if (!strcmp(group, "compare")) test_compare();
+  else if (!strcmp(group, "reference")) test_reference();
+  else if (!strcmp(group, "random")) test_random();
+  else if (!strcmp(group, "count")) test_count();
+  else if (!strcmp(group, "options")) test_options();
+  else if (!strcmp(group, "timer")) test_timer();
+  else if (!strcmp(group, "report")) test_report(argv[2]);
+  else {
+    fprintf(stderr, "unknown group %s\n", group);
+    return 2;
+  }
+  if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
+  else printf("%s: all checks passed\n", group);
+  return failures ? 1 : 0;
+}

@@ -1,0 +1,33 @@
+#!/bin/sh
+# Builds everything for this machine's GPU, runs every test, and times every
+# lab at its default size: what docs/results/ records. Logs and JSON go to
+# the folder given (default build/gpu-check).
+#   tools/gpu-check.sh [LOG_DIR] [CTEST_JOBS]
+set -u
+cd "$(dirname "$0")/.."
+out=${1:-build/gpu-check}
+jobs=${2:-8}
+mkdir -p "$out"
+
+{
+  echo "commit: ${PP_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
+  nvcc --version | tail -2
+  cmake --version | head -1
+} > "$out/environment.txt" 2>&1
+cat "$out/environment.txt"
+
+cmake --preset check > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
+cmake --build --preset check > "$out/build.log" 2>&1 || { grep -B2 -A8 error "$out/build.log" | head -80; exit 1; }
+
+ctest --preset check -j "$jobs" > "$out/ctest.log" 2>&1
+tests=$?
+grep -E "tests passed|Failed|\*\*\*|Not Run|Timeout" "$out/ctest.log"
+
+for runner in build/check/bin/[0-9][0-9]-*; do
+  lab=$(basename "$runner")
+  case $lab in *-skeleton) continue ;; esac
+  "$runner" --json "$out/$lab.json" > "$out/$lab-table.txt" 2>&1
+  cat "$out/$lab-table.txt"
+done
+exit $tests
