@@ -1,7 +1,8 @@
 #!/bin/sh
 # Builds everything for this machine's GPU, runs every test, and times every
 # lab at its default size: what docs/results/ records. Logs and JSON go to
-# the folder given (default build/gpu-check).
+# the folder given (default build/gpu-check). PP_LABS="03-scan" limits it to
+# some labs; PP_COMMIT names the commit when the tree has no .git.
 #   tools/gpu-check.sh [LOG_DIR] [CTEST_JOBS]
 set -u
 cd "$(dirname "$0")/.."
@@ -17,11 +18,12 @@ mkdir -p "$out"
 } > "$out/environment.txt" 2>&1
 cat "$out/environment.txt"
 
-cmake --preset check > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
+cmake --preset check ${PP_LABS:+"-DPP_LABS=$PP_LABS"} > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
 cmake --build --preset check > "$out/build.log" 2>&1 || { grep -B2 -A8 error "$out/build.log" | head -80; exit 1; }
 
 ctest --preset check -j "$jobs" > "$out/ctest.log" 2>&1
 tests=$?
+cp build/check/Testing/Temporary/LastTest.log "$out/ctest-full.log"
 grep -E "tests passed|Failed|\*\*\*|Not Run|Timeout" "$out/ctest.log"
 
 for runner in build/check/bin/[0-9][0-9]-*; do

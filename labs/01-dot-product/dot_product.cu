@@ -209,16 +209,25 @@ __global__ void dot_v5_kernel(const float *a, const float *b, size_t n, float *p
 
 // ---------------------------------------------------------------------------
 // v6, vectorized grid-stride loop. v0..v5 launch one block per BLOCK * ITEMS
-// elements: a million short-lived blocks at n = 2^28. Here a fixed grid of
-// 2 * BLOCK blocks strides through the arrays, each thread loading 16 bytes
-// of a and of b at a time (float4) and keeping four independent sums, so many
-// loads are in flight per thread. Warps reduce with shuffles, warp sums meet
-// in shared memory, and finish_sum() needs only one tiny pass over the
-// 2 * BLOCK partials. The stride of the loop is the whole grid
-// (gridDim.x * blockDim.x), not the block: a stride of blockDim.x would make
-// blocks read each other's elements again.
+// elements: 131072 short blocks at n = 2^28. Here a fixed grid, no larger
+// than the GPU holds at once and than one final pass can add up (2 * BLOCK),
+// strides through the arrays 16 bytes at a time (float4: four products per
+// pair of loads). Each turn of the loop first issues four independent pairs
+// of loads, then does the arithmetic, so that many loads are in flight per
+// thread; four separate sums keep the additions independent too. Warps
+// reduce with shuffles, warp sums meet in shared memory, and finish_sum()
+// needs one tiny pass. The stride is the whole grid (gridDim.x * blockDim.x),
+// not the block: a stride of blockDim.x would make blocks read each other's
+// elements again.
 
-#define V6_BLOCKS (2 * BLOCK)
+#define V6_UNROLL 4
+
+__device__ void accumulate4(float4 *acc, float4 x, float4 y) {
+  acc->x = fmaf(x.x, y.x, acc->x);
+  acc->y = fmaf(x.y, y.y, acc->y);
+  acc->z = fmaf(x.z, y.z, acc->z);
+  acc->w = fmaf(x.w, y.w, acc->w);
+}
 
 __global__ void dot_v6_kernel(const float *a, const float *b, size_t n, float *partials) {
   __shared__ float warp_sums[BLOCK / 32];
@@ -226,14 +235,28 @@ __global__ void dot_v6_kernel(const float *a, const float *b, size_t n, float *p
   size_t n4 = n / 4, stride = (size_t)gridDim.x * BLOCK;
   size_t first = blockIdx.x * (size_t)BLOCK + threadIdx.x;
   float sum = 0.0f;
-  // TODO 6: (a) for i = first, first + stride, ... < n4, load float4 x = a4[i]
-  // and y = b4[i] and accumulate the four products into four separate floats
-  // (fmaf); unroll the loop 4 times. Add the four sums into sum. (b) The last
-  // n % 4 elements: the thread with first < n - 4 * n4 adds a[4 * n4 + first] *
-  // b[4 * n4 + first]. (c) sum = warp_sum(sum); lane 0 of each warp stores it in
-  // warp_sums[warp]; __syncthreads(); warp 0 adds the BLOCK / 32 warp sums
-  // with warp_sum() (lanes past BLOCK / 32 contribute 0).
+  // TODO 6: (a) Grid-stride over the float4s: i = first, first + stride, ...
+  // While i + (V6_UNROLL - 1) * stride < n4, load a4[i + k * stride] and
+  // b4[i + k * stride] for k < V6_UNROLL into arrays first, then accumulate4()
+  // them, and advance i by V6_UNROLL * stride; finish the remaining i < n4 one
+  // at a time. Add the four lanes of the accumulator into sum. (b) The last
+  // n % 4 elements: the thread with first < n - 4 * n4 adds
+  // a[4 * n4 + first] * b[4 * n4 + first]. (c) sum = warp_sum(sum); lane 0 of
+  // each warp stores it in warp_sums[warp]; __syncthreads(); warp 0 adds the
+  // BLOCK / 32 warp sums with warp_sum() (lanes past BLOCK / 32 add 0).
   if (threadIdx.x == 0) partials[blockIdx.x] = sum;
+}
+
+// Blocks of dot_v6_kernel that the GPU runs at once, and at most 2 * BLOCK.
+static size_t v6_grid(void) {
+  static int blocks;
+  if (!blocks) {
+    int sms = 0, per_sm = 0;
+    PP_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    PP_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, dot_v6_kernel, BLOCK, 0));
+    blocks = sms * per_sm < 2 * BLOCK ? sms * per_sm : 2 * BLOCK;
+  }
+  return (size_t)blocks;
 }
 
 // ---------------------------------------------------------------------------
@@ -264,7 +287,7 @@ static void dot_v5(const float *a, const float *b, size_t n, float *result, floa
 }
 
 static void dot_v6(const float *a, const float *b, size_t n, float *result, float *workspace) {
-  size_t per_block = (n + V6_BLOCKS - 1) / V6_BLOCKS;  // at most V6_BLOCKS blocks,
+  size_t per_block = (n + v6_grid() - 1) / v6_grid();  // at most v6_grid() blocks,
   if (per_block < 4 * BLOCK) per_block = 4 * BLOCK;    // each with a float4 per thread
   dot_by_blocks(dot_v6_kernel, per_block, a, b, n, result, workspace);
 }
@@ -276,6 +299,6 @@ extern "C" const dot_variant dot_variants[] = {
     {"v3-sequential", "sequential addressing: no divergence, no bank conflicts", dot_v3},
     {"v4-unrolled", "compile-time block size: the tree fully unrolled", dot_v4},
     {"v5-warp-shuffle", "last warp by register shuffles, no barriers", dot_v5},
-    {"v6-vectorized", "grid-stride float4 loads, 512 blocks, shuffles, one tiny pass", dot_v6},
+    {"v6-vectorized", "grid-stride float4 loads, 4 in flight per thread, one tiny pass", dot_v6},
 };
 extern "C" const int dot_variant_count = sizeof dot_variants / sizeof dot_variants[0];
