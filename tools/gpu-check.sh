@@ -26,10 +26,32 @@ tests=$?
 cp build/check/Testing/Temporary/LastTest.log "$out/ctest-full.log"
 grep -E "tests passed|Failed|\*\*\*|Not Run|Timeout" "$out/ctest.log"
 
+# One page per lab for docs/results: where it ran, its tests, its table.
 for runner in build/check/bin/[0-9][0-9]-*; do
   lab=$(basename "$runner")
   case $lab in *-skeleton) continue ;; esac
   "$runner" --json "$out/$lab.json" > "$out/$lab-table.txt" 2>&1
   cat "$out/$lab-table.txt"
+  {
+    echo "# $lab: measured results"
+    echo
+    echo "Produced by \`tools/gpu-check.sh\` on $(date -u +%Y-%m-%d)."
+    echo
+    echo '```text'
+    cat "$out/environment.txt"
+    echo '```'
+    echo
+    echo "## Tests"
+    echo
+    echo '```text'
+    grep -E "Test +#[0-9]+: $lab\." "$out/ctest.log" | sed -E 's/^ *[0-9]+\/[0-9]+ //'
+    echo '```'
+    echo
+    echo "## Table (\`bin/$lab --json $lab.json\`)"
+    echo
+    echo '```text'
+    cat "$out/$lab-table.txt"
+    echo '```'
+  } > "$out/$lab.md"
 done
 exit $tests
