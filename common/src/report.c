@@ -123,84 +123,76 @@ static void json_key(FILE *f, const char *key, int first) {
   fputs(": ", f);
 }
 
+/* One "key": value pair each; every pair but the first of an object is preceded by a comma. */
+static void text_field(FILE *f, const char *key, const char *value) {
+  json_key(f, key, 0);
+  json_string(f, value);
+}
+
+static void number_field(FILE *f, const char *key, double value) {
+  json_key(f, key, 0);
+  json_number(f, value);
+}
+
+static void integer_field(FILE *f, const char *key, unsigned long long value) {
+  json_key(f, key, 0);
+  fprintf(f, "%llu", value);
+}
+
+static void boolean_field(FILE *f, const char *key, int value) {
+  json_key(f, key, 0);
+  fputs(value ? "true" : "false", f);
+}
+
 static void json_result(FILE *f, const pp_report *report, const pp_result *r) {
   pp_metrics m = pp_report_metrics(report, r);
-  fputc('{', f);
-  json_key(f, "index", 1);
-  fprintf(f, "%d", r->index);
-  json_key(f, "name", 0);
-  json_string(f, r->name);
-  json_key(f, "what", 0);
-  json_string(f, r->what);
-  json_key(f, "ran", 0);
-  fputs(r->ran ? "true" : "false", f);
-  json_key(f, "correct", 0);
-  fputs(r->ran && r->correct ? "true" : "false", f);
-  const struct { const char *key; double value; } numbers[] = {
-      {"median_ms", r->ran ? r->time.median_ms : NAN},
-      {"min_ms", r->ran ? r->time.min_ms : NAN},
-      {"max_ms", r->ran ? r->time.max_ms : NAN},
-      {"gbps", m.gbps},
-      {"gflops", m.gflops},
-      {"percent_of_copy", m.percent_of_copy},
-      {"speedup_vs_previous", m.vs_previous},
-      {"speedup_vs_baseline", m.vs_baseline},
-      {"speedup_vs_cpu", m.vs_cpu},
-      {"speedup_vs_peer", m.vs_peer},
-      {"relative_error", r->ran ? r->rel_error : NAN},
-      {"error_over_bound", r->ran ? r->bound_ratio : NAN},
-  };
-  for (size_t i = 0; i < sizeof numbers / sizeof *numbers; ++i) {
-    json_key(f, numbers[i].key, 0);
-    json_number(f, numbers[i].value);
-  }
-  json_key(f, "note", 0);
-  json_string(f, r->note);
+  int ran = r->ran;
+  fprintf(f, "{\"index\": %d", r->index);
+  text_field(f, "name", r->name);
+  text_field(f, "what", r->what);
+  boolean_field(f, "ran", ran);
+  boolean_field(f, "correct", ran && r->correct);
+  number_field(f, "median_ms", ran ? r->time.median_ms : NAN);
+  number_field(f, "min_ms", ran ? r->time.min_ms : NAN);
+  number_field(f, "max_ms", ran ? r->time.max_ms : NAN);
+  number_field(f, "gbps", m.gbps);
+  number_field(f, "gflops", m.gflops);
+  number_field(f, "percent_of_copy", m.percent_of_copy);
+  number_field(f, "speedup_vs_previous", m.vs_previous);
+  number_field(f, "speedup_vs_baseline", m.vs_baseline);
+  number_field(f, "speedup_vs_cpu", m.vs_cpu);
+  number_field(f, "speedup_vs_peer", m.vs_peer);
+  number_field(f, "relative_error", ran ? r->rel_error : NAN);
+  number_field(f, "error_over_bound", ran ? r->bound_ratio : NAN);
+  text_field(f, "note", r->note);
   fputc('}', f);
 }
 
 static void json_report(FILE *f, const pp_report *report) {
   const pp_device *d = report->device;
-  fputc('{', f);
-  json_key(f, "lab", 1);
+  char capability[16];
+  snprintf(capability, sizeof capability, "%d.%d", d->cc_major, d->cc_minor);
+  fputs("{\"lab\": ", f);
   json_string(f, report->lab);
-  json_key(f, "title", 0);
-  json_string(f, report->title);
-  json_key(f, "size", 0);
-  json_string(f, report->size);
-  json_key(f, "seed", 0);
-  fprintf(f, "%llu", (unsigned long long)report->seed);
-  json_key(f, "dataset", 0);
-  json_string(f, report->dataset);
-  json_key(f, "reps", 0);
-  fprintf(f, "%d", report->reps);
-  json_key(f, "warmup", 0);
-  fprintf(f, "%d", report->warmup);
-  json_key(f, "device", 0);
-  fputc('{', f);
-  json_key(f, "name", 1);
+  text_field(f, "title", report->title);
+  text_field(f, "size", report->size);
+  integer_field(f, "seed", report->seed);
+  text_field(f, "dataset", report->dataset);
+  integer_field(f, "reps", (unsigned long long)report->reps);
+  integer_field(f, "warmup", (unsigned long long)report->warmup);
+  fputs(", \"device\": {\"name\": ", f);
   json_string(f, d->name);
-  json_key(f, "compute_capability", 0);
-  fprintf(f, "\"%d.%d\"", d->cc_major, d->cc_minor);
-  json_key(f, "sm_count", 0);
-  fprintf(f, "%d", d->sm_count);
-  json_key(f, "l2_bytes", 0);
-  fprintf(f, "%zu", d->l2_bytes);
-  json_key(f, "global_bytes", 0);
-  fprintf(f, "%zu", d->global_bytes);
-  json_key(f, "theoretical_gbps", 0);
-  json_number(f, d->theoretical_gbps);
-  json_key(f, "driver_version", 0);
-  fprintf(f, "%d", d->driver_version);
-  json_key(f, "runtime_version", 0);
-  fprintf(f, "%d", d->runtime_version);
+  text_field(f, "compute_capability", capability);
+  integer_field(f, "sm_count", (unsigned long long)d->sm_count);
+  integer_field(f, "l2_bytes", d->l2_bytes);
+  integer_field(f, "global_bytes", d->global_bytes);
+  number_field(f, "theoretical_gbps", d->theoretical_gbps);
+  integer_field(f, "driver_version", (unsigned long long)d->driver_version);
+  integer_field(f, "runtime_version", (unsigned long long)d->runtime_version);
   fputc('}', f);
-  json_key(f, "copy_gbps", 0);
-  json_number(f, report->copy_gbps);
-  json_key(f, "bytes_per_run", 0);
-  json_number(f, report->bytes);
-  json_key(f, "flops_per_run", 0);
-  json_number(f, report->flops);
+  number_field(f, "copy_gbps", report->copy_gbps);
+  number_field(f, "bytes_per_run", report->bytes);
+  number_field(f, "flops_per_run", report->flops);
   json_key(f, "cpu", 0);
   json_result(f, report, &report->cpu);
   json_key(f, "peer", 0);
