@@ -2,7 +2,7 @@
 #
 #   pp_add_lab(<lab> SOURCE <file.cu> GRADER <sources...> [LIBRARIES <libs...>]
 #              VARIANTS <names...> GIVEN <names...>
-#              PERF_SIZE <size> MIN_SPEEDUP <ratio>)
+#              PERF_SIZE <size> MIN_SPEEDUP <ratio> [LARGE_SIZE <size>])
 #
 # Builds bin/<lab> from labs/<lab>/<file.cu> (PP_GRADE=labs) or from
 # solutions/<lab>/<file.cu> (solutions, all) linked with the lab's grader, and
@@ -11,6 +11,8 @@
 #   <lab>.perf                    one timed run; the last variant must beat the first
 #                                 by MIN_SPEEDUP (a generous ratio, never a time)
 #   <lab>.sanitizer.<tool>        the quick sweep under compute-sanitizer
+#   <lab>.large                   every variant at LARGE_SIZE, once (skipped where it does
+#                                 not fit): a size too costly to repeat in every test
 # With PP_GRADE=all, also:
 #   <lab>.skeleton.<variant>      the skeleton: GIVEN variants pass, the rest fail cleanly
 #   <lab>.skeleton-drift          labs/ is what pp-skeleton makes of solutions/
@@ -33,7 +35,7 @@ function(pp_lab_runner target source grader)
 endfunction()
 
 function(pp_add_lab lab)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "SOURCE;PERF_SIZE;MIN_SPEEDUP"
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "SOURCE;PERF_SIZE;MIN_SPEEDUP;LARGE_SIZE"
                         "GRADER;LIBRARIES;VARIANTS;GIVEN")
   set(grader ${lab}-grader)
   add_library(${grader} OBJECT ${ARG_GRADER})
@@ -56,6 +58,11 @@ function(pp_add_lab lab)
   pp_gpu_test(${lab}.perf ${lab} --size ${ARG_PERF_SIZE} --min-speedup ${ARG_MIN_SPEEDUP}
               --json ${PROJECT_BINARY_DIR}/results/${lab}-perf.json)
   set_tests_properties(${lab}.perf PROPERTIES LABELS "${lab};gpu;perf" RUN_SERIAL ON)
+
+  if(ARG_LARGE_SIZE)
+    pp_gpu_test(${lab}.large ${lab} --grade --size ${ARG_LARGE_SIZE} --or-skip)
+    set_tests_properties(${lab}.large PROPERTIES LABELS "${lab};gpu;grade" COST 1000)
+  endif()
 
   foreach(tool racecheck synccheck memcheck)
     if(PP_COMPUTE_SANITIZER)

@@ -22,7 +22,14 @@ size_t pp_buffer_footprint(size_t bytes) {
 
 pp_buffer pp_buffer_alloc(size_t bytes) {
   pp_buffer buf = {NULL, bytes};
-  PP_CHECK(cudaMalloc(&buf.device, pp_buffer_footprint(bytes)));
+  /* Out of memory is a size that does not fit (exit 2), not a wrong answer (1). */
+  cudaError_t err = cudaMalloc(&buf.device, pp_buffer_footprint(bytes));
+  if (err == cudaErrorMemoryAllocation) {
+    fprintf(stderr, "error: cannot allocate %.2f GiB of device memory for this size\n",
+            (double)pp_buffer_footprint(bytes) / (1024.0 * 1024.0 * 1024.0));
+    exit(PP_EXIT_USAGE);
+  }
+  PP_CHECK(err);
   PP_CHECK(cudaMemset(buf.device, PP_POISON_BYTE, pp_buffer_footprint(bytes)));
   return buf;
 }
@@ -34,7 +41,7 @@ void pp_buffer_free(pp_buffer *buf) {
 }
 
 void pp_buffer_poison(const pp_buffer *buf) {
-  PP_CHECK(cudaMemsetAsync(buf->device, PP_POISON_BYTE, buf->bytes, 0));
+  PP_CHECK(cudaMemsetAsync(buf->device, PP_POISON_BYTE, pp_buffer_footprint(buf->bytes), 0));
 }
 
 void pp_buffer_upload(const pp_buffer *buf, const void *host) {

@@ -24,6 +24,7 @@ void pp_print_usage(FILE *out, const char *program) {
           "  --warmup N         untimed repetitions first (default 3)\n"
           "  --json PATH        also write the results as JSON to PATH\n"
           "  --min-speedup X    fail unless the last variant is X times faster than the first\n"
+          "  --or-skip          a --size too large for this GPU's memory is skipped (77), not refused (2)\n"
           "  --help             this text\n"
           "exit codes: 0 right, 1 wrong or failed, 2 bad usage or size, 77 no CUDA device\n",
           program, PP_DEFAULT_SEED);
@@ -114,6 +115,7 @@ int pp_parse_options(int argc, char **argv, pp_options *opt, FILE *err) {
     if (!strcmp(flag, "--list")) { opt->mode = PP_MODE_LIST; continue; }
     if (!strcmp(flag, "--probe")) { opt->mode = PP_MODE_PROBE; continue; }
     if (!strcmp(flag, "--quick")) { opt->quick = 1; continue; }
+    if (!strcmp(flag, "--or-skip")) { opt->or_skip = 1; continue; }
     static const char *const with_value[] = {"--size",  "--seed",     "--seeds", "--variant",
                                              "--reps",  "--warmup",   "--json",  "--min-speedup"};
     int known = 0;

@@ -31,7 +31,8 @@ typedef struct pp_buffer {
 } pp_buffer;
 
 /**
- * Allocates @p bytes plus the guard, poisons both.
+ * Allocates @p bytes plus the guard, poisons both. Running out of device
+ * memory is reported as a size that does not fit: exit ::PP_EXIT_USAGE.
  * @param bytes  usable size, may be 0
  * @return the buffer
  */
@@ -44,7 +45,9 @@ pp_buffer pp_buffer_alloc(size_t bytes);
 void pp_buffer_free(pp_buffer *buf);
 
 /**
- * Fills the usable bytes with ::PP_POISON_BYTE (asynchronously, on the default stream).
+ * Fills the usable bytes and the guard with ::PP_POISON_BYTE (asynchronously,
+ * on the default stream): a run that wrote past the end is blamed on itself,
+ * not on the runs after it.
  * @param buf  the buffer
  */
 void pp_buffer_poison(const pp_buffer *buf);

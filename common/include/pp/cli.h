@@ -34,6 +34,7 @@ typedef struct pp_options {
   const char *json;     /**< where to write the JSON report, or NULL */
   int quick;            /**< grade only the small sizes (for sanitizer runs) */
   double min_speedup;   /**< bench: least speedup of the last variant over the first, or 0 */
+  int or_skip;          /**< a --size too large for the GPU exits 77 (skipped), not 2 */
 } pp_options;
 
 /**

@@ -1,0 +1,484 @@
+// Lab 04: scan of any length. From the seed's three kernels, which break past
+// 2048 x 2048 elements, to a single pass over the data at 72% of copy speed.
+//
+// Handout: docs/labs/04-hierarchical-scan.md   Contract: tests/04-hierarchical-scan/hierarchical_scan.h
+// Build, run, grade (from the repository root):
+//   cmake --build --preset student --target 04-hierarchical-scan
+//   build/student/bin/04-hierarchical-scan --variant v1-recursive --size 1e7
+//   ctest --preset student -L 04-hierarchical-scan
+//
+// A block can scan a section (tile) of the array on its own. What makes a scan
+// of any length is how each section learns the sum of everything before it:
+// v0 asks the CPU, v1 and v2 recurse over levels of section sums, v3 and v4
+// chain the tiles in a single pass. Only the launchers at the bottom of the
+// file are seen by the grader, through the table scan_variants.
+//
+// Templates: every kernel is written once for an element type T and
+// instantiated for int and float (the table needs both; the algorithm is the
+// same). The other template parameters count values per thread: they must be
+// compile-time constants so that those values stay in registers.
+
+#include <cuda/atomic>
+
+#include "hierarchical_scan.h"
+#include "pp/check.h"
+
+#define BLOCK 1024            // threads per block in v0..v3
+#define SECTION (2 * BLOCK)   // elements per section (tile) in v0..v3: two per thread, as in the seed
+#define FULL_MASK 0xffffffffu
+
+// ---------------------------------------------------------------------------
+// Given: scanning inside a block.
+
+// Inclusive scan over the 32 lanes of a warp (Kogge-Stone with shuffles):
+// after the step with offset d, each lane holds the sum of the 2d lanes ending at it.
+template <typename T> __device__ T warp_inclusive_scan(T x) {
+  int lane = threadIdx.x % 32;
+#pragma unroll
+  for (int offset = 1; offset < 32; offset *= 2) {
+    T y = __shfl_up_sync(FULL_MASK, x, offset);
+    if (lane >= offset) x += y;
+  }
+  return x;
+}
+
+// Sum over the 32 lanes of a warp, in every lane.
+template <typename T> __device__ T warp_sum(T x) {
+#pragma unroll
+  for (int offset = 16; offset > 0; offset /= 2) x += __shfl_xor_sync(FULL_MASK, x, offset);
+  return x;
+}
+
+// Exclusive scan over the block of V values per thread, each scanned on its
+// own: x[v] becomes the sum of x[v] over the threads before this one, total[v]
+// the sum over the whole block. Warps scan with shuffles, their totals meet in
+// shared memory, where warp 0 scans them. blockDim.x: a multiple of 32, at
+// most 1024. Called once per block: its shared array is not reused.
+template <int V, typename T> __device__ void block_exclusive_scan(T (&x)[V], T (&total)[V]) {
+  __shared__ T warp_totals[V][32];
+  int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
+  T inclusive[V];
+#pragma unroll
+  for (int v = 0; v < V; ++v) {
+    inclusive[v] = warp_inclusive_scan(x[v]);
+    if (lane == 31) warp_totals[v][warp] = inclusive[v];
+  }
+  __syncthreads();
+  if (warp == 0) {
+#pragma unroll
+    for (int v = 0; v < V; ++v)
+      warp_totals[v][lane] = warp_inclusive_scan(lane < warps ? warp_totals[v][lane] : T(0));
+  }
+  __syncthreads();
+#pragma unroll
+  for (int v = 0; v < V; ++v) {
+    T warp_before = warp > 0 ? warp_totals[v][warp - 1] : T(0);
+    T lane_before = __shfl_up_sync(FULL_MASK, inclusive[v], 1);
+    x[v] = lane > 0 ? warp_before + lane_before : warp_before;
+    total[v] = warp_totals[v][warps - 1];
+  }
+}
+
+// A thread's chunk: K consecutive elements from element i, loaded with a
+// bounds check (0, the identity of +, past the end) and stored with one.
+template <int K, typename T> __device__ void load_chunk(const T *in, size_t n, size_t i, T (&x)[K]) {
+#pragma unroll
+  for (int e = 0; e < K; ++e) x[e] = i + e < n ? in[i + e] : T(0);
+}
+
+template <int K, typename T> __device__ void store_chunk(T *out, size_t n, size_t i, const T (&x)[K]) {
+#pragma unroll
+  for (int e = 0; e < K; ++e)
+    if (i + e < n) out[i + e] = x[e];
+}
+
+// Scans a chunk in place (inclusive) and returns its sum.
+template <int K, typename T> __device__ T scan_chunk(T (&x)[K]) {
+#pragma unroll
+  for (int e = 1; e < K; ++e) x[e] += x[e - 1];
+  return x[K - 1];
+}
+
+// Turns a chunk's own inclusive scan into the final values, given `before`,
+// the sum of every element before the chunk.
+template <int K, typename T> __device__ void finish_chunk(T (&x)[K], T before, scan_kind kind) {
+  if (kind == SCAN_EXCLUSIVE) {
+#pragma unroll
+    for (int e = K - 1; e > 0; --e) x[e] = before + x[e - 1];
+    x[0] = before;
+  } else {
+#pragma unroll
+    for (int e = 0; e < K; ++e) x[e] = before + x[e];
+  }
+}
+
+// The 32 bits of an element, and back: how elements travel in status words
+// (v3, v4) and in 16-byte vectors (v4).
+template <typename T> __device__ unsigned bits_of(T value) {
+  static_assert(sizeof(T) == sizeof(unsigned), "elements are 32-bit");
+  unsigned bits;
+  memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
+
+template <typename T> __device__ T value_of(unsigned bits) {
+  T value;
+  memcpy(&value, &bits, sizeof value);
+  return value;
+}
+
+// Scans section blockIdx.x of `in` into `out`, two elements per thread. Adds
+// offsets[section] to every element when `offsets` is given (v2), and records
+// the section's total in sums[section] when `sums` is given (v0, v1). `in` and
+// `out` may be the same array: every thread has read its elements before the
+// first barrier of the block scan, and writes only its own.
+template <typename T>
+__global__ void __launch_bounds__(BLOCK)
+    scan_sections_kernel(const T *in, T *out, size_t n, scan_kind kind, const T *offsets, T *sums) {
+  size_t i = blockIdx.x * (size_t)SECTION + 2 * threadIdx.x;
+  T x[2], before[1], total[1];
+  load_chunk(in, n, i, x);
+  before[0] = scan_chunk(x);
+  block_exclusive_scan(before, total);
+  finish_chunk(x, offsets ? offsets[blockIdx.x] + before[0] : before[0], kind);
+  store_chunk(out, n, i, x);
+  if (sums && threadIdx.x == 0) sums[blockIdx.x] = total[0];
+}
+
+// Adds offsets[s], the sum of every section before section s, to each element
+// of section s. Thread t handles elements t and t + BLOCK of its section, so
+// that a warp's accesses are contiguous.
+template <typename T> __global__ void __launch_bounds__(BLOCK) add_back_kernel(T *out, size_t n, const T *offsets) {
+  size_t i = blockIdx.x * (size_t)SECTION + threadIdx.x;
+  T offset = offsets[blockIdx.x];
+  if (i < n) out[i] += offset;
+  if (i + BLOCK < n) out[i + BLOCK] += offset;
+}
+
+static size_t count_of(size_t n, size_t per) {
+  return (n + per - 1) / per;
+}
+
+// ---------------------------------------------------------------------------
+// v0, baseline (given). Scan each section of 2048 elements on the GPU and
+// record its total; copy the totals to the CPU, which scans them (exclusive:
+// each becomes the sum of the sections before it) and copies them back; add
+// them to the sections. Right for any n, but every call waits for two copies
+// over PCIe and a CPU loop, while the GPU idles.
+
+template <typename T> static void scan_v0(const T *in, T *out, size_t n, scan_kind kind, void *workspace) {
+  if (n == 0) return;
+  size_t sections = count_of(n, SECTION);
+  T *sums = (T *)workspace;
+  scan_sections_kernel<T><<<sections, BLOCK>>>(in, out, n, kind, NULL, sums);
+  PP_CHECK_LAUNCH();
+  if (sections == 1) return;
+  T *host = (T *)malloc(sections * sizeof(T));
+  if (!host) PP_CHECK(cudaErrorMemoryAllocation);
+  PP_CHECK(cudaMemcpy(host, sums, sections * sizeof(T), cudaMemcpyDeviceToHost));
+  T running = 0;
+  for (size_t s = 0; s < sections; ++s) {
+    T sum = host[s];
+    host[s] = running;
+    running += sum;
+  }
+  PP_CHECK(cudaMemcpy(sums, host, sections * sizeof(T), cudaMemcpyHostToDevice));
+  free(host);
+  add_back_kernel<T><<<sections, BLOCK>>>(out, n, sums);
+  PP_CHECK_LAUNCH();
+}
+
+// ---------------------------------------------------------------------------
+// v1, recursion. The seed's three kernels: scan the sections and record their
+// sums, scan the sums, add them back; except that "scan the sums" is this whole
+// procedure again, on an array 2048 times shorter. The seed scanned the sums
+// with its one-section kernel, each 2048 sums on their own: right only up to
+// 2048 x 2048 = 4,194,304 elements. Levels: 1 up to 2048 elements, 2 up to
+// 2^22, 3 up to 2^33. No CPU, no copies, and each level's launch is
+// asynchronous; but every element is read twice and written twice (scan,
+// then add-back): 4n element transfers.
+
+// Scans in[0, n) into out; `scratch` holds the section sums of every level below.
+template <typename T> static void scan_recursive(const T *in, T *out, size_t n, scan_kind kind, T *scratch) {
+  size_t sections = count_of(n, SECTION);
+  scan_sections_kernel<T><<<sections, BLOCK>>>(in, out, n, kind, NULL, scratch);
+  PP_CHECK_LAUNCH();
+  // TODO 1: with more than one section, the sums scratch[0, sections) need
+  // their exclusive scan: call scan_recursive() on them, in place, with
+  // SCAN_EXCLUSIVE and scratch + sections for the level below. Then
+  // add_back_kernel() (one block per section) adds them to out.
+}
+
+template <typename T> static void scan_v1(const T *in, T *out, size_t n, scan_kind kind, void *workspace) {
+  if (n == 0) return;
+  scan_recursive(in, out, n, kind, (T *)workspace);
+}
+
+// ---------------------------------------------------------------------------
+// v2, reduce-then-scan. v1 writes the whole output twice. Here a first pass
+// only reduces each tile to its sum (it reads the input and writes one value
+// per tile), the sums are scanned recursively in the same way, and a second
+// pass scans each tile again, starting from its offset: it reads the input a
+// second time and writes the output once. 3n element transfers instead of 4n:
+// a read is cheaper than the write plus read it replaces.
+
+template <typename T> __global__ void __launch_bounds__(BLOCK) reduce_tiles_kernel(const T *in, size_t n, T *sums) {
+  size_t i = blockIdx.x * (size_t)SECTION + 2 * threadIdx.x;
+  T x[2], pair[1], total[1];
+  // TODO 2a: load this thread's two elements with load_chunk(), put their sum
+  // in pair[0], let block_exclusive_scan() compute the tile's total, and have
+  // thread 0 write it to sums[blockIdx.x].
+}
+
+template <typename T>
+static void scan_reduce_then_scan(const T *in, T *out, size_t n, scan_kind kind, T *scratch) {
+  size_t tiles = count_of(n, SECTION);
+  const T *offsets = NULL;
+  // TODO 2b: with more than one tile, reduce_tiles_kernel() writes the tile
+  // sums to scratch[0, tiles); scan them with scan_reduce_then_scan() itself
+  // (in place, SCAN_EXCLUSIVE, scratch + tiles for the level below), and make
+  // them the offsets of the final pass.
+  scan_sections_kernel<T><<<tiles, BLOCK>>>(in, out, n, kind, offsets, NULL);
+  PP_CHECK_LAUNCH();
+}
+
+template <typename T> static void scan_v2(const T *in, T *out, size_t n, scan_kind kind, void *workspace) {
+  if (n == 0) return;
+  scan_reduce_then_scan(in, out, n, kind, (T *)workspace);
+}
+
+// ---------------------------------------------------------------------------
+// v3, single pass: a chained scan with decoupled look-back (Merrill and
+// Garland, 2016). v2 still reads the input twice. Here each block reads its
+// tile once and learns the sum of everything before it from the blocks that
+// scanned the tiles before it, through one status word per tile:
+//   INVALID    nothing yet (what the launcher's memset leaves);
+//   AGGREGATE  the value is the sum of this tile alone, published as soon as
+//              the block has scanned its tile;
+//   PREFIX     the value is the sum of this tile and every tile before it.
+// A block publishes its AGGREGATE, then warp 0 looks back over the status
+// words of its predecessors, 32 at a time, adding aggregates until it meets a
+// PREFIX; then it publishes its own PREFIX. Publishing the aggregate first is
+// the "decoupling": no tile waits for the whole chain before it, only for its
+// predecessors to have read their tiles. 2n element transfers: a copy's worth.
+// Yet on the H100 it is slower than v2 (2.26 ms against 1.69 ms at 2^28):
+// it moves fewer bytes but cannot keep enough of them in flight. Two blocks of
+// 1024 threads fit an SM, each with one 8 KiB tile of 4-byte loads, and each
+// spends most of its life waiting (for the counter, for its loads, for its
+// look-back) with nothing in flight. v4 attacks that latency.
+//
+// Two rules keep it correct.
+// - Forward progress. A block may wait only for blocks that are running or
+//   done. CUDA runs blocks in no promised order, so a block must not take
+//   blockIdx.x as its tile: block 7 may be resident and waiting while block 6
+//   has not started and cannot, because every SM is full of waiting blocks.
+//   A tile index taken from an atomic counter when the block starts runs in
+//   the order blocks actually start: every tile before mine belongs to a block
+//   that has started, and that block waits only for tiles before its own.
+// - Memory order. Flag and value share one 64-bit word, written and read by
+//   single atomic accesses (see publish() and wait_for_status()).
+
+enum tile_status : unsigned { STATUS_INVALID = 0, STATUS_AGGREGATE = 1, STATUS_PREFIX = 2 };
+
+// The workspace of v3 and v4: the tile counter in word 0, the status word of
+// tile t in word STATUS_OFFSET + t (128 bytes in, away from the counter's
+// cache line, which every block hits with an atomic).
+#define STATUS_OFFSET 16
+// Polls of one status word before a look-back gives up with a trap. A
+// predecessor publishes within microseconds; a word that stays INVALID for
+// 2^26 polls (many seconds) means the protocol is broken, and an error is
+// better than a hung GPU.
+#define MAX_SPINS (1u << 26)
+
+typedef unsigned long long status_word;
+typedef cuda::atomic_ref<status_word, cuda::thread_scope_device> status_ref;
+
+template <typename T> __device__ status_word make_status(unsigned status, T value) {
+  return (status_word)status << 32 | bits_of(value);
+}
+
+__device__ unsigned status_of(status_word word) {
+  return (unsigned)(word >> 32);
+}
+
+template <typename T> __device__ T status_value(status_word word) {
+  return value_of<T>((unsigned)word);
+}
+
+// Status words are written and read only by 64-bit atomic accesses at device
+// scope. Atomic, so a reader sees flag and value from the same store, never a
+// new flag with a stale value, nor an AGGREGATE flag with the PREFIX value
+// that replaces it. Relaxed order suffices, with no fence and no
+// acquire/release, because the word itself is the whole message: no other
+// memory is read on the strength of a flag. (Were flag and value separate
+// words, the writer would need a release, a __threadfence() between the two
+// stores, and the reader an acquire, and still a value could change between
+// reading the flag and reading it.) An atomic load also goes to L2, where all
+// SMs meet: a plain load may be served from this SM's L1, which other SMs'
+// stores do not update, or be hoisted out of the polling loop by the compiler.
+template <typename T> __device__ void publish(status_word *word, unsigned status, T value) {
+  status_ref(*word).store(make_status(status, value), cuda::memory_order_relaxed);
+}
+
+__device__ status_word wait_for_status(status_word *word) {
+  status_ref ref(*word);
+  for (unsigned spins = 0;; ++spins) {
+    status_word seen = ref.load(cuda::memory_order_relaxed);
+    if (status_of(seen) != STATUS_INVALID) return seen;
+    if (spins == MAX_SPINS) __trap();
+  }
+}
+
+// This block's tile, in the order blocks start running.
+__device__ size_t take_tile(status_word *counter) {
+  // TODO 3a: thread 0 takes the next tile index with atomicAdd(counter, 1ull)
+  // and shares it with the block through a __shared__ variable; return it
+  // after a barrier. (Not blockIdx.x: see "forward progress" above.)
+  return 0;
+}
+
+// Warp 0's look-back: the sum of every tile before `tile` (> 0).
+template <typename T> __device__ T look_back(status_word *status, size_t tile) {
+  // TODO 3b: lane k reads (wait_for_status) the word of tile window - k, for a
+  // window starting at tile - 1; a lane past tile 0 takes a PREFIX of 0. With
+  // __ballot_sync find the nearest lane holding a PREFIX (__ffs); add the
+  // values of the lanes up to it with warp_sum() (the others add 0) into the
+  // running prefix. With no PREFIX in the window, all 32 were aggregates:
+  // move the window 32 tiles back and go on. Every lane returns the prefix.
+  return T(0);
+}
+
+// The sum of every tile before this block's tile, for the whole block, given
+// the block's own aggregate; publishes this tile's status on the way.
+template <typename T> __device__ T tile_prefix(status_word *status, size_t tile, T aggregate) {
+  // TODO 3c: in warp 0: unless tile is 0, thread 0 publishes STATUS_AGGREGATE
+  // with the aggregate, and the warp looks back for the prefix (0 for tile 0).
+  // Then thread 0 publishes STATUS_PREFIX with prefix + aggregate and puts the
+  // prefix in a __shared__ variable that the block reads after a barrier.
+  return T(0);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(BLOCK)
+    scan_v3_kernel(const T *in, T *out, size_t n, scan_kind kind, status_word *lookback) {
+  size_t tile = take_tile(lookback);
+  size_t i = tile * SECTION + 2 * threadIdx.x;
+  T x[2], before[1], total[1];
+  load_chunk(in, n, i, x);
+  before[0] = scan_chunk(x);
+  block_exclusive_scan(before, total);
+  T tile_before = tile_prefix(lookback + STATUS_OFFSET, tile, total[0]);
+  finish_chunk(x, tile_before + before[0], kind);
+  store_chunk(out, n, i, x);
+}
+
+// Launches a single-pass kernel, one block per tile, after clearing the tile
+// counter and every status word (to 0, INVALID): the workspace arrives
+// poisoned, and a previous launch leaves the counter at its number of tiles.
+template <typename T>
+static void launch_single_pass(void (*kernel)(const T *, T *, size_t, scan_kind, status_word *),
+                               size_t tile_elements, int threads, const T *in, T *out, size_t n,
+                               scan_kind kind, void *workspace) {
+  if (n == 0) return;
+  size_t tiles = count_of(n, tile_elements);
+  PP_CHECK(cudaMemsetAsync(workspace, 0, (STATUS_OFFSET + tiles) * sizeof(status_word)));
+  kernel<<<tiles, threads>>>(in, out, n, kind, (status_word *)workspace);
+  PP_CHECK_LAUNCH();
+}
+
+template <typename T> static void scan_v3(const T *in, T *out, size_t n, scan_kind kind, void *workspace) {
+  launch_single_pass(scan_v3_kernel<T>, SECTION, BLOCK, in, out, n, kind, workspace);
+}
+
+// ---------------------------------------------------------------------------
+// v4, tuned. v3 moves the fewest bytes, but each of its blocks has only
+// 8 KiB of loads in flight, 4-byte loads at that, and then stalls through its
+// look-back with nothing in flight at all. Here blocks of 256 threads hold 16
+// elements each, as four 16-byte vectors: a tile of 4096 elements, half as
+// many look-backs per element as v3. Vector k of thread t is vector
+// k * 256 + t of the tile, so each load and store instruction of a warp moves
+// 512 contiguous bytes, and all four loads are issued before any is used.
+// The four vectors of a thread lie in four "rows" of the tile; the block
+// scans the four rows side by side (one block scan of four values per
+// thread) and adds to each row the totals of the rows before it. No shared
+// memory holds the data; fewer barriers per element; and with six blocks
+// per SM, some are always loading while others look back. Measured on the
+// H100 at 2^28: 0.99 ms, 72% of the copy bandwidth, 2.3x v3; CUB takes
+// 0.86 ms. CUB's tiles (128 threads x 24 floats) take their index from
+// blockIdx.x, which spares each block the counter's round trip to L2 before
+// its first load, at the price of the forward-progress guarantee above.
+
+#define V4_BLOCK 256
+#define V4_VECTORS 4                          // 16-byte vectors per thread
+#define V4_TILE (V4_BLOCK * V4_VECTORS * 4)   // 4096 elements
+
+// First element of vector k of this thread in the tile that starts at `base`.
+__device__ size_t vector_start(size_t base, int k) {
+  return base + 4 * ((size_t)k * V4_BLOCK + threadIdx.x);
+}
+
+template <typename T> __device__ void load_tile(const T *in, size_t n, size_t base, T (&x)[V4_VECTORS][4]) {
+  if (base + V4_TILE <= n) {
+    // TODO 4a: a full tile. Read vector k of this thread as one uint4 from
+    // ((const uint4 *)(in + base))[k * V4_BLOCK + threadIdx.x], all four
+    // loads first, then unpack each into x[k][0..3] with value_of() on the
+    // bits (value_of<T>(v.x) etc.: the uint4 holds the elements' bits).
+    for (int k = 0; k < V4_VECTORS; ++k)
+      for (int e = 0; e < 4; ++e) x[k][e] = T(0);
+  } else {
+#pragma unroll
+    for (int k = 0; k < V4_VECTORS; ++k) load_chunk(in, n, vector_start(base, k), x[k]);
+  }
+}
+
+template <typename T> __device__ void store_tile(T *out, size_t n, size_t base, T (&x)[V4_VECTORS][4]) {
+  if (base + V4_TILE <= n) {
+    // TODO 4b: a full tile: the mirror image of TODO 4a. Pack x[k] into a
+    // uint4 with make_uint4() of bits_of() of its four elements and store it
+    // as vector k * V4_BLOCK + threadIdx.x of (uint4 *)(out + base).
+  } else {
+#pragma unroll
+    for (int k = 0; k < V4_VECTORS; ++k) store_chunk(out, n, vector_start(base, k), x[k]);
+  }
+}
+
+template <typename T>
+__global__ void __launch_bounds__(V4_BLOCK)
+    scan_v4_kernel(const T *in, T *out, size_t n, scan_kind kind, status_word *lookback) {
+  size_t tile = take_tile(lookback);
+  size_t base = tile * V4_TILE;
+  T x[V4_VECTORS][4], before[V4_VECTORS], row_total[V4_VECTORS];
+  load_tile(in, n, base, x);
+#pragma unroll
+  for (int k = 0; k < V4_VECTORS; ++k) before[k] = scan_chunk(x[k]);
+  block_exclusive_scan(before, row_total);
+  // Now before[k] is the sum of row k before this thread's vector, and
+  // row_total[k] the sum of row k.
+  T row_start[V4_VECTORS], tile_total = 0;
+  // TODO 4c: row_start[k] = the sum of the rows before row k, tile_total = the
+  // sum of all four rows; get the tile's prefix with tile_prefix(); finish
+  // each vector with finish_chunk(), given the sum of everything before it:
+  // (tile prefix + row_start[k]) + before[k].
+  store_tile(out, n, base, x);
+}
+
+template <typename T> static void scan_v4(const T *in, T *out, size_t n, scan_kind kind, void *workspace) {
+  launch_single_pass(scan_v4_kernel<T>, V4_TILE, V4_BLOCK, in, out, n, kind, workspace);
+}
+
+// ---------------------------------------------------------------------------
+// The table the grader reads.
+
+extern "C" const scan_variant scan_variants[] = {
+    {"v0-cpu-sums", "baseline: sections scanned on the GPU, their sums on the CPU, added back",
+     scan_v0<int>, scan_v0<float>},
+    {"v1-recursive", "the seed's three kernels, recursing over levels of sums: any n, 4n traffic",
+     scan_v1<int>, scan_v1<float>},
+    {"v2-reduce-then-scan", "reduce tiles, scan their sums, rescan tiles from their offsets: 3n",
+     scan_v2<int>, scan_v2<float>},
+    {"v3-lookback", "single pass, decoupled look-back on packed status words: 2n", scan_v3<int>,
+     scan_v3<float>},
+    {"v4-tuned", "16 elements per thread in 16-byte vectors, 4096-element tiles", scan_v4<int>,
+     scan_v4<float>},
+};
+extern "C" const int scan_variant_count = sizeof scan_variants / sizeof scan_variants[0];

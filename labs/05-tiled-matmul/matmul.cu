@@ -1,0 +1,539 @@
+// Lab 05: tiled matrix multiplication. C = A * B in FP32 on the CUDA cores,
+// from one thread per element of C toward the speed of cuBLAS, one technique
+// per step.
+//
+// Handout: docs/labs/05-tiled-matmul.md   Contract: tests/05-tiled-matmul/matmul.h
+// Build, run, grade (from the repository root):
+//   cmake --build --preset student --target 05-tiled-matmul
+//   build/student/bin/05-tiled-matmul --variant v2-shared-tiles --size 1024x1024x1024
+//   ctest --preset student -L 05-tiled-matmul
+//
+// A is M x K, B is K x N, C is M x N, all row-major. Every variant works for
+// any M, N, K: a tile that hangs over the edge of a matrix is padded with
+// zeros (elements outside are never read), and elements of C outside the
+// matrix are never written. Each block computes one tile of C; the blocks are
+// numbered along a 1-D grid, which has no limit of 65535 tile rows, and
+// tile_origin() finds a block's tile. Only the launchers at the bottom of the
+// file are seen by the grader, through the table matmul_variants.
+
+#include "matmul.h"
+#include "pp/check.h"
+
+// ---------------------------------------------------------------------------
+// Given: tiles, guarded loads and stores, and the launch.
+
+// Top-left corner of this block's tile_rows x tile_cols tile of C; blocks
+// take the tiles row of tiles by row of tiles.
+__device__ void tile_origin(int n, int tile_rows, int tile_cols, int *row0, int *col0) {
+  int tiles_per_row = (n + tile_cols - 1) / tile_cols;
+  *row0 = (int)(blockIdx.x / tiles_per_row) * tile_rows;
+  *col0 = (int)(blockIdx.x % tiles_per_row) * tile_cols;
+}
+
+// x[row][col] of a rows x cols row-major matrix, or 0 outside it.
+__device__ float load_or_zero(const float *x, int rows, int cols, int row, int col) {
+  return row < rows && col < cols ? x[(size_t)row * cols + col] : 0.0f;
+}
+
+// Copies the tile_rows x tile_cols tile of x whose corner is (row0, col0)
+// into tile[] (row-major), zeros outside x. Every thread of the block copies
+// its share; consecutive threads take consecutive elements of a row, so the
+// loads of a warp are coalesced.
+__device__ void load_tile(float *tile, int tile_rows, int tile_cols, const float *x, int rows,
+                          int cols, int row0, int col0) {
+  for (int e = threadIdx.x; e < tile_rows * tile_cols; e += blockDim.x)
+    tile[e] = load_or_zero(x, rows, cols, row0 + e / tile_cols, col0 + e % tile_cols);
+}
+
+// c[row][col] = value, only inside the m x n matrix C.
+__device__ void store_if_inside(float *c, int m, int n, int row, int col, float value) {
+  if (row < m && col < n) c[(size_t)row * n + col] = value;
+}
+
+typedef void matmul_kernel(const float *a, const float *b, float *c, int m, int n, int k);
+
+// Launches `kernel` with one block of `threads` per tile_rows x tile_cols
+// tile of C. With K = 0 the kernels still run: they write C = 0.
+static void launch_tiles(matmul_kernel *kernel, int tile_rows, int tile_cols, int threads,
+                         const float *a, const float *b, float *c, int m, int n, int k) {
+  if (m == 0 || n == 0) return;  // C is empty, and a grid of no blocks is an error
+  size_t tiles = ((size_t)m + tile_rows - 1) / tile_rows * (((size_t)n + tile_cols - 1) / tile_cols);
+  kernel<<<(unsigned)tiles, threads>>>(a, b, c, m, n, k);
+  PP_CHECK_LAUNCH();
+}
+
+// ---------------------------------------------------------------------------
+// v0, naive (given). One thread per element of C, computing row `row` of A
+// times column `col` of B straight from global memory. The 32 threads of a
+// warp take 32 consecutive rows of one column: each of their loads of A falls
+// in a different row (32 memory transactions for one instruction), they all
+// load the same element of B, and their stores to C are 32 scattered words.
+
+#define NAIVE_TILE 32  // v0, v1: 32 x 32 threads per block, one element of C each
+
+// C[row][col] = sum over p of A[row][p] * B[p][col], if (row, col) is inside C.
+__device__ void naive_element(const float *a, const float *b, float *c, int m, int n, int k, int row,
+                              int col) {
+  if (row >= m || col >= n) return;
+  float sum = 0.0f;
+  for (int p = 0; p < k; ++p) sum += a[(size_t)row * k + p] * b[(size_t)p * n + col];
+  c[(size_t)row * n + col] = sum;
+}
+
+__global__ void matmul_v0_kernel(const float *a, const float *b, float *c, int m, int n, int k) {
+  int row0, col0;
+  tile_origin(n, NAIVE_TILE, NAIVE_TILE, &row0, &col0);
+  naive_element(a, b, c, m, n, k, row0 + threadIdx.x % NAIVE_TILE, col0 + threadIdx.x / NAIVE_TILE);
+}
+
+// ---------------------------------------------------------------------------
+// v1, coalesced. The same work, with the thread mapping turned around: the
+// threads of a warp take 32 consecutive columns of one row. Now they load one
+// element of A (a broadcast), 32 consecutive floats of B (one 128-byte
+// transaction) and store 32 consecutive floats of C.
+
+__global__ void matmul_v1_kernel(const float *a, const float *b, float *c, int m, int n, int k) {
+  int row0, col0;
+  tile_origin(n, NAIVE_TILE, NAIVE_TILE, &row0, &col0);
+  // TODO 1: call naive_element() as v0 does, but with row0 + threadIdx.x / NAIVE_TILE
+  // as the row and col0 + threadIdx.x % NAIVE_TILE as the column.
+}
+
+// ---------------------------------------------------------------------------
+// v2, shared-memory tiles. v1 loads every element of A and B from global
+// memory (or cache) once per element of C that needs it: N and M times. Here
+// the block walks along K in steps of TILE: it copies a TILE x TILE tile of A
+// and one of B into shared memory, then every thread takes its TILE products
+// from there. Each element loaded from global memory now serves TILE
+// threads. Two barriers per step: after the copy (no thread reads a tile
+// before all of it is there) and after the products (no thread overwrites a
+// tile that others still read). Tiles over the edge of A or B are padded
+// with zeros, which add nothing: K need not be a multiple of TILE.
+
+#define TILE 32  // v2: 32 x 32 tiles of A, B and C; 1024 threads, one element of C each
+
+__global__ void matmul_v2_kernel(const float *a, const float *b, float *c, int m, int n, int k) {
+  int row0, col0;
+  tile_origin(n, TILE, TILE, &row0, &col0);
+  int row = threadIdx.x / TILE, col = threadIdx.x % TILE;
+  float sum = 0.0f;
+  // TODO 2: declare two __shared__ float arrays a_tile[TILE][TILE] and
+  // b_tile[TILE][TILE]. For p0 = 0, TILE, 2 * TILE, ... while p0 < k:
+  // load_tile() the tile of A at (row0, p0) into a_tile and the tile of B at
+  // (p0, col0) into b_tile; __syncthreads(); add a_tile[row][p] * b_tile[p][col]
+  // for p < TILE to sum; __syncthreads(). Every thread takes part in every
+  // load and barrier, also those whose element is outside C.
+  store_if_inside(c, m, n, row0 + row, col0 + col, sum);
+}
+
+// ---------------------------------------------------------------------------
+// v3, 1-D register tiling (thread coarsening). In v2 each product costs two
+// shared-memory loads. Here each thread computes V3_TM elements down a column
+// of C: it loads b_tile[p][col] once into a register and uses it for V3_TM
+// products, so one step of p takes 1 + V3_TM shared loads for V3_TM products
+// instead of 2 V3_TM (and the a_tile loads are broadcasts: a warp's threads
+// share their rows). The tiles of C are 64 x 64 with 512 threads.
+
+#define V3_BM 64  // rows of the tile of C
+#define V3_BN 64  // columns
+#define V3_BK 8   // step along K
+#define V3_TM 8   // elements of C per thread, down a column
+#define V3_THREADS (V3_BM / V3_TM * V3_BN)
+
+__global__ void matmul_v3_kernel(const float *a, const float *b, float *c, int m, int n, int k) {
+  __shared__ float a_tile[V3_BM][V3_BK], b_tile[V3_BK][V3_BN];
+  int row0, col0;
+  tile_origin(n, V3_BM, V3_BN, &row0, &col0);
+  int row = threadIdx.x / V3_BN * V3_TM, col = threadIdx.x % V3_BN;
+  float sum[V3_TM] = {0.0f};
+  for (int p0 = 0; p0 < k; p0 += V3_BK) {
+    load_tile(&a_tile[0][0], V3_BM, V3_BK, a, m, k, row0, p0);
+    load_tile(&b_tile[0][0], V3_BK, V3_BN, b, k, n, p0, col0);
+    __syncthreads();
+    // TODO 3: for each p < V3_BK, load b_tile[p][col] into a register once,
+    // then add a_tile[row + i][p] times it to sum[i] for i < V3_TM.
+    __syncthreads();
+  }
+  for (int i = 0; i < V3_TM; ++i) store_if_inside(c, m, n, row0 + row + i, col0 + col, sum[i]);
+}
+
+// ---------------------------------------------------------------------------
+// v4, 2-D register tiling. Each thread computes a TM x TN block of C: per
+// step of p it loads TM values of A and TN of B into registers and makes
+// their TM * TN products (an outer product). 16 shared loads now feed 64
+// FMAs, and the 128 x 128 tile of C reuses each element loaded from global
+// memory 128 times. v4, v5 and v6 all use this geometry.
+
+#define BM 128  // rows of the tile of C
+#define BN 128  // columns
+#define BK 8    // step along K
+#define TM 8    // rows of C per thread
+#define TN 8    // columns of C per thread
+#define THREADS (BM / TM * (BN / TN))
+
+// acc[i][j] += a_frag[i] * b_frag[j]: the thread's share of one step of p.
+__device__ void outer_product(float acc[TM][TN], const float a_frag[TM], const float b_frag[TN]) {
+#pragma unroll
+  for (int i = 0; i < TM; ++i)
+#pragma unroll
+    for (int j = 0; j < TN; ++j) acc[i][j] += a_frag[i] * b_frag[j];
+}
+
+__global__ void __launch_bounds__(THREADS) matmul_v4_kernel(const float *a, const float *b, float *c,
+                                                            int m, int n, int k) {
+  __shared__ float a_tile[BM][BK], b_tile[BK][BN];
+  int row0, col0;
+  tile_origin(n, BM, BN, &row0, &col0);
+  int row = threadIdx.x / (BN / TN) * TM, col = threadIdx.x % (BN / TN) * TN;
+  float acc[TM][TN] = {{0.0f}};
+  for (int p0 = 0; p0 < k; p0 += BK) {
+    load_tile(&a_tile[0][0], BM, BK, a, m, k, row0, p0);
+    load_tile(&b_tile[0][0], BK, BN, b, k, n, p0, col0);
+    __syncthreads();
+    // TODO 4: for each p < BK, load a_tile[row + i][p] (i < TM) into an array
+    // a_frag and b_tile[p][col + j] (j < TN) into b_frag, then outer_product().
+    __syncthreads();
+  }
+  for (int i = 0; i < TM; ++i)
+    for (int j = 0; j < TN; ++j) store_if_inside(c, m, n, row0 + row + i, col0 + col + j, acc[i][j]);
+}
+
+// ---------------------------------------------------------------------------
+// v5, vectorized loads, A transposed, no bank conflicts. Three changes to v4:
+// - Global memory is read 16 bytes at a time: each thread loads one float4
+//   of A and one of B per step, where v4's load_tile() makes four scalar
+//   loads of each, with the index arithmetic and bounds tests of each.
+// - A is stored transposed in shared memory, a_tile[p][row], so that the TM
+//   values of A a thread needs for one p are contiguous: two float4 loads.
+//   (v4's compiler can vectorize only along p, reading the thread's rows of
+//   A four steps of p at a time, which holds four times the registers.)
+// - No bank conflicts. The thread's 8 x 8 block of C is split into 2 x 2
+//   quadrants of 4 x 4, 64 rows and 64 columns apart. A warp's float4 loads
+//   of B then cover 256 contiguous bytes, 2 shared-memory wavefronts; v4's
+//   threads read 16 bytes 32 bytes apart, 512 bytes in 4 wavefronts for the
+//   same 256 bytes of data. The rows of a_tile are padded by PAD floats so
+//   that the transposed stores of a warp fall in 32 different banks rather
+//   than 16 banks twice.
+// Float4 loads and stores of global memory need rows that start on 16 bytes:
+// K and N multiples of 4. The body of the kernel is compiled twice, with
+// `aligned` a constant: true (float4 loads) and false (scalar loads); the
+// launcher picks. Edges cost nothing inside the loop: rows of A past M and
+// columns of B past N are clamped to the last one inside, so they are read
+// but feed only elements of C that are never stored. Along K the tiles are
+// padded with zeros: those products reach every element of C.
+
+#define PAD 4
+#define QUADRANT 4  // 4 x 4 elements of C: one float4 of A times one float4 of B
+
+// A[row][col .. col+3], row clamped to the last row of A, zeros past column k.
+// col is a multiple of 4.
+__device__ float4 load_a4(const float *a, int m, int k, int row, int col, bool aligned) {
+  const float *src = a + (size_t)min(row, m - 1) * k;
+  if (aligned) return col < k ? *(const float4 *)(src + col) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  return make_float4(col < k ? src[col] : 0.0f, col + 1 < k ? src[col + 1] : 0.0f,
+                     col + 2 < k ? src[col + 2] : 0.0f, col + 3 < k ? src[col + 3] : 0.0f);
+}
+
+// B[row][col .. col+3], columns clamped to the last column of B, zeros past row k.
+// col is a multiple of 4.
+__device__ float4 load_b4(const float *b, int n, int k, int row, int col, bool aligned) {
+  if (row >= k) return make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  const float *src = b + (size_t)row * n;
+  if (aligned) return *(const float4 *)(src + min(col, n - 4));
+  return make_float4(src[min(col, n - 1)], src[min(col + 1, n - 1)], src[min(col + 2, n - 1)],
+                     src[min(col + 3, n - 1)]);
+}
+
+// c[row][col .. col+3] = v, the part inside the m x n matrix C. col is a multiple of 4.
+__device__ void store4_if_inside(float *c, int m, int n, int row, int col, float4 v, bool aligned) {
+  if (row >= m || col >= n) return;
+  float *dst = c + (size_t)row * n + col;
+  if (aligned) {
+    *(float4 *)dst = v;
+    return;
+  }
+  dst[0] = v.x;
+  if (col + 1 < n) dst[1] = v.y;
+  if (col + 2 < n) dst[2] = v.z;
+  if (col + 3 < n) dst[3] = v.w;
+}
+
+// Float4s of each tile that every thread copies per step.
+#define A_LOADS (BM * BK / 4 / THREADS)
+#define B_LOADS (BK * BN / 4 / THREADS)
+
+// This thread's float4s of the tile of A at (row0, p0) and of B at (p0, col0).
+// Float4 f of the A tile is at row f / (BK / 4), column f % (BK / 4) * 4; of
+// the B tile, at row f / (BN / 4), column f % (BN / 4) * 4. Thread t copies
+// f = t, t + THREADS, ...: a warp reads whole rows of B.
+__device__ void load_tiles_to_registers(const float *a, const float *b, int m, int n, int k, int row0,
+                                        int col0, int p0, bool aligned, float4 a_part[A_LOADS],
+                                        float4 b_part[B_LOADS]) {
+  // TODO 5a: for l < A_LOADS, f = threadIdx.x + l * THREADS: a_part[l] =
+  // load_a4() at row row0 + (row of f in the tile), column p0 + (column of f);
+  // likewise b_part[l] = load_b4() at row p0 + ..., column col0 + ....
+}
+
+// Stores them in shared memory: A transposed, a_tile[p][row], and B as it is.
+__device__ void store_tiles(float (*a_tile)[BM + PAD], float (*b_tile)[BN], const float4 a_part[A_LOADS],
+                            const float4 b_part[B_LOADS]) {
+  // TODO 5b: for the same f as in TODO 5a: the four floats of a_part[l] go to
+  // a_tile[p + 0 .. 3][row], where (row, p) is the place of float4 f in the
+  // tile of A; b_part[l] goes as one float4 to &b_tile[row][col], its place
+  // in the tile of B.
+}
+
+// The thread's TM values of A and TN values of B for step p. Its quadrant s
+// of rows starts at row `row + s * row_stride` of the tile, its quadrant t
+// of columns at column `col + t * col_stride`.
+__device__ void load_fragments(float a_frag[TM], float b_frag[TN], const float (*a_tile)[BM + PAD],
+                               const float (*b_tile)[BN], int p, int row, int row_stride, int col,
+                               int col_stride) {
+  // TODO 5c: for s < TM / QUADRANT, copy the float4 at &a_tile[p][row + s * row_stride]
+  // to a_frag[4 s .. 4 s + 3]; the same for b_frag from b_tile[p], col, col_stride.
+}
+
+// Multiplies the tiles in shared memory into the thread's block of C.
+__device__ void multiply_tiles(float acc[TM][TN], const float (*a_tile)[BM + PAD],
+                               const float (*b_tile)[BN], int row, int row_stride, int col,
+                               int col_stride) {
+#pragma unroll
+  for (int p = 0; p < BK; ++p) {
+    float a_frag[TM], b_frag[TN];
+    load_fragments(a_frag, b_frag, a_tile, b_tile, p, row, row_stride, col, col_stride);
+    outer_product(acc, a_frag, b_frag);
+  }
+}
+
+// Writes the thread's block of C, quadrants laid out as in load_fragments(),
+// one float4 per row of a quadrant.
+__device__ void store_quadrants(float *c, int m, int n, int row0, int col0, const float acc[TM][TN],
+                                int row, int row_stride, int col, int col_stride, bool aligned) {
+#pragma unroll
+  for (int i = 0; i < TM; ++i) {
+    int r = row0 + row + i / QUADRANT * row_stride + i % QUADRANT;
+#pragma unroll
+    for (int t = 0; t < TN / QUADRANT; ++t) {
+      const float *v = &acc[i][QUADRANT * t];
+      store4_if_inside(c, m, n, r, col0 + col + t * col_stride, make_float4(v[0], v[1], v[2], v[3]),
+                       aligned);
+    }
+  }
+}
+
+__device__ __forceinline__ void matmul_v5_body(const float *a, const float *b, float *c, int m, int n,
+                                               int k, bool aligned) {
+  __shared__ __align__(16) float a_tile[BK][BM + PAD];
+  __shared__ __align__(16) float b_tile[BK][BN];
+  int row0, col0;
+  tile_origin(n, BM, BN, &row0, &col0);
+  // Thread (ty, tx) of a 16 x 16 grid: quadrants at rows ty * 4 + {0, 64}, columns tx * 4 + {0, 64}.
+  const int row_stride = BM / (TM / QUADRANT), col_stride = BN / (TN / QUADRANT);
+  int row = threadIdx.x / (BN / TN) * QUADRANT, col = threadIdx.x % (BN / TN) * QUADRANT;
+  float acc[TM][TN] = {{0.0f}};
+  for (int p0 = 0; p0 < k; p0 += BK) {
+    float4 a_part[A_LOADS], b_part[B_LOADS];
+    load_tiles_to_registers(a, b, m, n, k, row0, col0, p0, aligned, a_part, b_part);
+    store_tiles(a_tile, b_tile, a_part, b_part);
+    __syncthreads();
+    multiply_tiles(acc, a_tile, b_tile, row, row_stride, col, col_stride);
+    __syncthreads();
+  }
+  store_quadrants(c, m, n, row0, col0, acc, row, row_stride, col, col_stride, aligned);
+}
+
+__global__ void __launch_bounds__(THREADS) matmul_v5_aligned_kernel(const float *a, const float *b,
+                                                                    float *c, int m, int n, int k) {
+  matmul_v5_body(a, b, c, m, n, k, true);
+}
+
+__global__ void __launch_bounds__(THREADS) matmul_v5_any_kernel(const float *a, const float *b, float *c,
+                                                                int m, int n, int k) {
+  matmul_v5_body(a, b, c, m, n, k, false);
+}
+
+// ---------------------------------------------------------------------------
+// v6, warp tiling and an asynchronous copy pipeline. Two changes to v5:
+// - Warp tiling: the 8 warps split the 128 x 128 tile into warp tiles of
+//   32 x 64, and the 32 lanes of a warp form a LANES_M x LANES_N grid inside
+//   theirs (quadrants LANES_M * 4 rows and LANES_N * 4 columns apart). A
+//   warp's fragment loads then read 4 float4s of A and 8 of B, 64 and 128
+//   bytes: one shared-memory wavefront each, where v5 needs 2 for B.
+// - Pipelining: in v5 the whole block waits for global memory at every step.
+//   Here the tiles go from global to shared memory by cp.async, a copy that
+//   runs in the background without passing through registers, into STAGES
+//   copies of the shared tiles: while the block multiplies the tiles of step
+//   s, those of steps s + 1 .. s + STAGES - 1 are on their way. (Prefetching
+//   through registers, as the classic double buffer does, costs 8 registers
+//   for the whole step; under the 128-register cap the compiler moves those
+//   loads down to the stores and the overlap is lost.) The copies of A still
+//   transpose it: one 4-byte copy per float. A copy outside the matrix along
+//   K writes zeros (cp.async's source size 0); rows and columns past M and N
+//   are clamped as in v5. One barrier per step: it both publishes the copies
+//   of step s and frees the stage of step s - 1 for new copies.
+// __launch_bounds__(THREADS, BLOCKS_PER_SM) holds the kernel to 128 registers
+// so that two blocks (16 warps) share an SM: while one waits at its barrier,
+// the other computes.
+
+#define BLOCKS_PER_SM 2
+#define LANES_M 4  // lanes of a warp along M ...
+#define LANES_N 8  // ... and along N
+#define WARP_TILE_M (LANES_M * TM)
+#define WARP_TILE_N (LANES_N * TN)
+#define WARPS_N (BN / WARP_TILE_N)
+#define STAGES 4   // copies of the shared tiles (a power of 2): steps in flight
+
+// cp.async (sm_80 and newer): starts copying 4 (16) bytes from global memory
+// at src to shared memory at dst; with `inside` false it reads nothing and
+// writes zeros. Older GPUs get an ordinary load and store.
+__device__ void copy4_async(float *dst, const float *src, bool inside) {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"((unsigned)__cvta_generic_to_shared(dst)),
+               "l"(src), "r"(inside ? 4 : 0));
+#else
+  *dst = inside ? *src : 0.0f;
+#endif
+}
+
+__device__ void copy16_async(float *dst, const float *src, bool inside) {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"((unsigned)__cvta_generic_to_shared(dst)),
+               "l"(src), "r"(inside ? 16 : 0));
+#else
+  *(float4 *)dst = inside ? *(const float4 *)src : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+#endif
+}
+
+// Closes the group of copies this thread started since the last call.
+__device__ void commit_copies(void) {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+
+// Waits until at most STAGES - 2 of this thread's groups are still in flight:
+// the oldest one, for the step about to be multiplied, has landed.
+__device__ void wait_for_oldest_copies(void) {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(STAGES - 2) : "memory");
+#endif
+}
+
+// Starts this thread's copies of the tiles of A at (row0, p0) and B at
+// (p0, col0) into one stage; float4 f of each tile as in v5.
+__device__ void copy_tiles_async(float (*a_tile)[BM + PAD], float (*b_tile)[BN], const float *a,
+                                 const float *b, int m, int n, int k, int row0, int col0, int p0,
+                                 bool aligned) {
+#pragma unroll
+  for (int l = 0; l < A_LOADS; ++l) {
+    int f = threadIdx.x + l * THREADS, row = f / (BK / 4), p = f % (BK / 4) * 4, col = p0 + p;
+    const float *src = a + (size_t)min(row0 + row, m - 1) * k;
+    if (aligned) {  // the four are all inside A or all past column k
+#pragma unroll
+      for (int i = 0; i < 4; ++i) copy4_async(&a_tile[p + i][row], src + min(col, k - 4) + i, col < k);
+    } else {
+#pragma unroll
+      for (int i = 0; i < 4; ++i) copy4_async(&a_tile[p + i][row], src + min(col + i, k - 1), col + i < k);
+    }
+  }
+#pragma unroll
+  for (int l = 0; l < B_LOADS; ++l) {
+    int f = threadIdx.x + l * THREADS, row = f / (BN / 4), col = f % (BN / 4) * 4;
+    const float *src = b + (size_t)min(p0 + row, k - 1) * n;
+    bool inside = p0 + row < k;
+    if (aligned) {
+      copy16_async(&b_tile[row][col], src + min(col0 + col, n - 4), inside);
+    } else {
+#pragma unroll
+      for (int i = 0; i < 4; ++i) copy4_async(&b_tile[row][col + i], src + min(col0 + col + i, n - 1), inside);
+    }
+  }
+}
+
+__device__ __forceinline__ void matmul_v6_body(const float *a, const float *b, float *c, int m, int n,
+                                               int k, bool aligned) {
+  int row0, col0;
+  tile_origin(n, BM, BN, &row0, &col0);
+  int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int row_stride = LANES_M * QUADRANT, col_stride = LANES_N * QUADRANT;
+  int row = warp / WARPS_N * WARP_TILE_M + lane / LANES_N * QUADRANT;
+  int col = warp % WARPS_N * WARP_TILE_N + lane % LANES_N * QUADRANT;
+  float acc[TM][TN] = {{0.0f}};
+  // TODO 6: (a) Declare the stages, __shared__ __align__(16) float
+  // a_tiles[STAGES][BK][BM + PAD] and b_tiles[STAGES][BK][BN], and count the
+  // steps, (k + BK - 1) / BK. (b) Start the first STAGES - 1 steps: for
+  // s < STAGES - 1, if s < steps, copy_tiles_async() step s (p0 = s * BK) into
+  // stage s; then commit_copies(), also when there was nothing to copy (every
+  // step closes one group, so that the count of groups in flight is the same
+  // at every step). (c) For each step: wait_for_oldest_copies(), then
+  // __syncthreads() (now every thread's copies of this step have landed, and
+  // every thread is done with the stage of the step before); start the copies
+  // of step step + STAGES - 1, if there is one, into stage
+  // (step + STAGES - 1) % STAGES and commit_copies() in any case; then
+  // multiply_tiles() stage step % STAGES (row_stride and col_stride as above).
+  store_quadrants(c, m, n, row0, col0, acc, row, row_stride, col, col_stride, aligned);
+}
+
+__global__ void __launch_bounds__(THREADS, BLOCKS_PER_SM) matmul_v6_aligned_kernel(const float *a, const float *b,
+                                                                       float *c, int m, int n, int k) {
+  matmul_v6_body(a, b, c, m, n, k, true);
+}
+
+__global__ void __launch_bounds__(THREADS, BLOCKS_PER_SM) matmul_v6_any_kernel(const float *a, const float *b,
+                                                                   float *c, int m, int n, int k) {
+  matmul_v6_body(a, b, c, m, n, k, false);
+}
+
+// ---------------------------------------------------------------------------
+// Launchers and the table the grader reads.
+
+static void matmul_v0(const float *a, const float *b, float *c, int m, int n, int k) {
+  launch_tiles(matmul_v0_kernel, NAIVE_TILE, NAIVE_TILE, NAIVE_TILE * NAIVE_TILE, a, b, c, m, n, k);
+}
+
+static void matmul_v1(const float *a, const float *b, float *c, int m, int n, int k) {
+  launch_tiles(matmul_v1_kernel, NAIVE_TILE, NAIVE_TILE, NAIVE_TILE * NAIVE_TILE, a, b, c, m, n, k);
+}
+
+static void matmul_v2(const float *a, const float *b, float *c, int m, int n, int k) {
+  launch_tiles(matmul_v2_kernel, TILE, TILE, TILE * TILE, a, b, c, m, n, k);
+}
+
+static void matmul_v3(const float *a, const float *b, float *c, int m, int n, int k) {
+  launch_tiles(matmul_v3_kernel, V3_BM, V3_BN, V3_THREADS, a, b, c, m, n, k);
+}
+
+static void matmul_v4(const float *a, const float *b, float *c, int m, int n, int k) {
+  launch_tiles(matmul_v4_kernel, BM, BN, THREADS, a, b, c, m, n, k);
+}
+
+// v5 and v6 use float4 loads and stores of global memory when every row of A,
+// B and C starts on 16 bytes.
+static int rows_aligned(int n, int k) {
+  return n % 4 == 0 && k % 4 == 0;
+}
+
+static void matmul_v5(const float *a, const float *b, float *c, int m, int n, int k) {
+  launch_tiles(rows_aligned(n, k) ? matmul_v5_aligned_kernel : matmul_v5_any_kernel, BM, BN, THREADS, a,
+               b, c, m, n, k);
+}
+
+static void matmul_v6(const float *a, const float *b, float *c, int m, int n, int k) {
+  launch_tiles(rows_aligned(n, k) ? matmul_v6_aligned_kernel : matmul_v6_any_kernel, BM, BN, THREADS, a,
+               b, c, m, n, k);
+}
+
+extern "C" const matmul_variant matmul_variants[] = {
+    {"v0-naive", "one thread per element of C; a warp walks down a column of C", matmul_v0},
+    {"v1-coalesced", "a warp walks along a row: B loads and C stores coalesced", matmul_v1},
+    {"v2-shared-tiles", "32x32 tiles of A and B in shared memory, each load used 32 times", matmul_v2},
+    {"v3-1d-register-tile", "8 outputs per thread down a column: 9 shared loads per 8 FMAs",
+     matmul_v3},
+    {"v4-2d-register-tile", "8x8 outputs per thread, 128x128 tiles: 16 shared loads per 64 FMAs",
+     matmul_v4},
+    {"v5-vectorized", "float4 loads, A transposed in shared memory, conflict-free quadrants",
+     matmul_v5},
+    {"v6-warp-tile-pipeline", "32x64 warp tiles; cp.async copies 3 steps ahead into 4 stages",
+     matmul_v6},
+};
+extern "C" const int matmul_variant_count = sizeof matmul_variants / sizeof matmul_variants[0];

@@ -1,0 +1,434 @@
+/* Lab 03 grader: inputs, reference, tolerance and checks for the scan of
+ * every section of an array (sections of 1 to 2048 elements).
+ *
+ * Four datasets, element type by form:
+ * - int-inclusive, int-exclusive: int32 uniform in [-2^19, 2^19]. Every
+ *   prefix of a section (at most 2048 terms) stays below 2^30 in magnitude,
+ *   so int32 arithmetic is exact in any order: the exact answer is demanded.
+ *   Sums beyond 2^24 are common, so int data added up in float shows too.
+ * - float-inclusive, float-exclusive: uniform in [0.5, 1.5), judged per
+ *   element against a double reference (see tolerance below). Every element
+ *   is at least 0.5, more than the largest bound (0.25 at 2048 terms), so an
+ *   element missed or added twice anywhere is caught in float data too.
+ * The exclusive form is not the inclusive one minus the element: for float
+ * data that subtraction loses the bound at the start of a section.
+ *
+ * The size is "n" (sections of SCAN_DEFAULT_SECTION) or "n/section", e.g.
+ * "2^28", "1000000/1025"; the section is 1 to SCAN_MAX_SECTION.
+ *
+ * Each variant also declares the additions its algorithm does per section
+ * (scan.h); they are checked against the closed forms of the ladder's
+ * algorithms for every power of two N up to 2048.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "peer.h"
+#include "pp/buffer.h"
+#include "pp/check.h"
+#include "pp/cli.h"
+#include "pp/lab.h"
+#include "pp/random.h"
+#include "pp/verify.h"
+#include "scan.h"
+
+enum { INT_INCLUSIVE, INT_EXCLUSIVE, FLOAT_INCLUSIVE, FLOAT_EXCLUSIVE };
+static const char *const datasets[] = {"int-inclusive", "int-exclusive", "float-inclusive",
+                                       "float-exclusive", NULL};
+
+#define INT_RANGE (1 << 19)
+
+/* Every section length of the issue (1, 2, 31, 32, 33, 1023, 1024, 1025,
+ * 2047, 2048), each as one short section, one exact section and many
+ * sections whose last is partial; the first split into two launches (more
+ * than 2^20 sections); and one very large array, with a partial last section
+ * (2^27+1: 512 MiB per array, graded with one seed). The perf test checks
+ * every variant at 2^28 too, before and after timing. */
+static const char *const grade_sizes[] = {
+    "0",        "0/1",        "1/1",       "65537/1",   "2^20+1/1",  "2/2",       "999/2",
+    "30/31",    "31/31",      "1000/31",   "32/32",     "4097/32",   "33/33",     "1000/33",
+    "1000/1023", "1023/1023", "5000/1023", "1024/1024", "1000000/1024", "1024/1025", "1025/1025",
+    "3000/1025", "2046/2047", "10000/2047", "1",        "2047",      "2048",      "2049",
+    "999983",   "2^24+1",     "2^27+1",    NULL};
+static const char *const quick_sizes[] = {"0", "1/1", "5/2", "70/31", "100/33", "3000/1025", "4097",
+                                          NULL};
+
+typedef struct scan_state {
+  size_t n;
+  int section;
+  int dataset;
+  void *in;           /* host input: n int32 or n floats */
+  void *got;          /* host copy of the output (or of the input, to see it is unchanged) */
+  double *want_f64;   /* float data: the scan in double */
+  int32_t *want_i32;  /* int data: the exact scan, in want_f64's memory */
+  double *bound;      /* float data: the tolerance of each element */
+  pp_buffer din, dout;
+  pp_buffer peer_temp;
+} scan_state;
+
+static int is_float(int dataset) {
+  return dataset == FLOAT_INCLUSIVE || dataset == FLOAT_EXCLUSIVE;
+}
+
+static int is_exclusive(int dataset) {
+  return dataset == INT_EXCLUSIVE || dataset == FLOAT_EXCLUSIVE;
+}
+
+/* ---- sizes ---- */
+
+static int parse_size(const char *text, pp_size *size) {
+  char count[64];
+  uint64_t n, section = SCAN_DEFAULT_SECTION;
+  const char *slash = strchr(text, '/');
+  size_t count_len = slash ? (size_t)(slash - text) : strlen(text);
+  if (count_len >= sizeof count) return -1;
+  memcpy(count, text, count_len);
+  count[count_len] = '\0';
+  if (pp_parse_count(count, &n)) return -1;
+  if (slash && pp_parse_count(slash + 1, &section)) return -1;
+  if (section < 1 || section > SCAN_MAX_SECTION) return -1;
+  size->dim[0] = n;
+  size->dim[1] = section;
+  size->dim[2] = 1;
+  size->rank = 2;
+  return 0;
+}
+
+static void format_size(const pp_size *size, char *out, size_t len) {
+  char count[48];
+  pp_format_count(size->dim[0], count, sizeof count);
+  snprintf(out, len, "%s in sections of %llu", count, (unsigned long long)size->dim[1]);
+}
+
+static size_t device_bytes(const pp_size *size) {
+  size_t n = size->dim[0];
+  return 2 * pp_buffer_footprint(n * sizeof(float)) +
+         pp_buffer_footprint(scan_peer_temp_bytes(n, (int)size->dim[1])) + ((size_t)256 << 20);
+}
+
+static double bytes_moved(const pp_size *size) {
+  return 2.0 * sizeof(float) * (double)size->dim[0]; /* read n, write n */
+}
+
+static double no_flops(const pp_size *size) {
+  (void)size;
+  return 0.0;
+}
+
+/* ---- the work of each rung ---- */
+
+/* Additions of rung v's algorithm for a section of N, N a power of two; -1
+ * past the ladder. v5 has 8 elements per thread and whole warps of 32. */
+static long long expected_additions(int v, long long N) {
+  long long log2n = 0, warp_scan = 31 + 30 + 28 + 24 + 16, threads = N / 8 < 32 ? 32 : N / 8;
+  while ((1LL << log2n) < N) ++log2n;
+  switch (v) {
+  case 0: return N - 1;                        /* sequential */
+  case 1: case 2: return N * log2n - (N - 1);  /* Kogge-Stone: sum of N - s, s = 1, 2, .. N/2 */
+  case 3: case 4: return 2 * N - 2 - log2n;    /* Brent-Kung: N - 1 up, N - 1 - log2 N down */
+  case 5: return 16 * threads + warp_scan * (threads / 32 + 1);
+  default: return -1;
+  }
+}
+
+/* Checks rung v's declared additions; on a mismatch writes a note, returns 0. */
+static int additions_right(int v, char *note, size_t len) {
+  for (int N = 1; N <= SCAN_MAX_SECTION; N *= 2) {
+    long long want = expected_additions(v, N), got = scan_variants[v].additions(N);
+    if (want >= 0 && got != want) {
+      snprintf(note, len,
+               "additions(%d) says %lld, but the algorithm of %s does %lld additions for a "
+               "section of %d: count them again (see the handout's table)",
+               N, got, scan_variants[v].name, want, N);
+      return 0;
+    }
+  }
+  return 1;
+}
+
+static int variant_count(void) {
+  return scan_variant_count;
+}
+
+/* The student's summary with the additions per default section appended. */
+static pp_variant_info variant(int index) {
+  enum { MOST = 32 };
+  static char what[MOST][256];
+  pp_variant_info info = {scan_variants[index].name, scan_variants[index].what};
+  if (index < MOST) {
+    snprintf(what[index], sizeof what[index], "%s [%lld additions per section of %d]",
+             info.what, scan_variants[index].additions(SCAN_DEFAULT_SECTION), SCAN_DEFAULT_SECTION);
+    info.what = what[index];
+  }
+  return info;
+}
+
+/* ---- inputs and reference ---- */
+
+/* Tolerance for float data. Output element i is a sum of m float terms:
+ * m = its position in the section + 1 (inclusive) or its position
+ * (exclusive). However a variant groups the additions (left to right,
+ * Kogge-Stone's or Brent-Kung's trees, shuffles, CUB's), each term goes
+ * through at most m - 1 roundings, so |computed - exact| <= gamma_{m-1} *
+ * sum|terms| (Higham, Accuracy and Stability of Numerical Algorithms, 2nd
+ * ed., section 4.2, for any order of pairwise additions). The ladder's
+ * longest chain is v0's, exactly m - 1 (Kogge-Stone's is ceil(log2 m),
+ * Brent-Kung's at most 2 log2 m), so this bound holds for every rung; adding
+ * the zeros of padding is exact. The reference adds the same terms in double
+ * from left to right; its own error, at most (m - 1) 2^-53 sum|terms| to
+ * first order, is added with a factor 2 to spare. For m = 0 and m = 1 the
+ * bound is 0: 0 or the element itself, exactly. */
+static double tolerance(size_t terms, double sum_abs) {
+  double chain = terms > 0 ? (double)(terms - 1) : 0.0;
+  return pp_sum_error_bound(chain, sum_abs) + 2.0 * chain * 0x1p-53 * sum_abs;
+}
+
+/* Scans every section of the host input in exact integers or in double. */
+static void compute_reference(scan_state *s) {
+  int exclusive = is_exclusive(s->dataset);
+  for (size_t start = 0; start < s->n; start += (size_t)s->section) {
+    size_t end = s->n - start < (size_t)s->section ? s->n : start + (size_t)s->section;
+    if (!is_float(s->dataset)) {
+      const int32_t *x = s->in;
+      int64_t sum = 0;
+      for (size_t i = start; i < end; ++i) {
+        if (!exclusive) sum += x[i];
+        s->want_i32[i] = (int32_t)sum;
+        if (exclusive) sum += x[i];
+      }
+    } else {
+      const float *x = s->in;
+      double sum = 0.0, sum_abs = 0.0;
+      for (size_t i = start; i < end; ++i) {
+        size_t terms = i - start + !exclusive;
+        if (!exclusive) {
+          sum += x[i];
+          sum_abs += fabs(x[i]);
+        }
+        s->want_f64[i] = sum;
+        s->bound[i] = tolerance(terms, sum_abs);
+        if (exclusive) {
+          sum += x[i];
+          sum_abs += fabs(x[i]);
+        }
+      }
+    }
+  }
+}
+
+static void *create(const pp_size *size) {
+  scan_state *s = pp_host_alloc(sizeof *s);
+  s->n = size->dim[0];
+  s->section = (int)size->dim[1];
+  s->dataset = 0;
+  s->in = pp_host_alloc(s->n * sizeof(float));
+  s->got = pp_host_alloc(s->n * sizeof(float));
+  s->want_f64 = pp_host_alloc(s->n * sizeof(double));
+  s->want_i32 = (int32_t *)s->want_f64; /* one dataset at a time: they share the memory */
+  s->bound = pp_host_alloc(s->n * sizeof(double));
+  s->din = pp_buffer_alloc(s->n * sizeof(float));
+  s->dout = pp_buffer_alloc(s->n * sizeof(float));
+  s->peer_temp = pp_buffer_alloc(scan_peer_temp_bytes(s->n, s->section));
+  return s;
+}
+
+static void fill(void *state, uint64_t seed, int dataset) {
+  scan_state *s = state;
+  s->dataset = dataset;
+  if (is_float(dataset))
+    pp_fill_uniform_f32(s->in, s->n, 0.5f, 1.5f, seed, 1);
+  else
+    pp_fill_ints_i32(s->in, s->n, -INT_RANGE, INT_RANGE, seed, 1);
+  pp_buffer_upload(&s->din, s->in);
+  compute_reference(s);
+}
+
+static void prepare(void *state) {
+  scan_state *s = state;
+  pp_buffer_poison(&s->dout);
+}
+
+static void launch(void *state, int v) {
+  scan_state *s = state;
+  int exclusive = is_exclusive(s->dataset);
+  if (v == PP_PEER)
+    scan_peer(is_float(s->dataset) ? SCAN_PEER_FLOAT : SCAN_PEER_INT32, exclusive, s->din.device,
+              s->dout.device, s->n, s->section, s->peer_temp.device, s->peer_temp.bytes);
+  else if (is_float(s->dataset))
+    scan_variants[v].scan_f32(s->din.device, s->dout.device, s->n, s->section, exclusive);
+  else
+    scan_variants[v].scan_i32(s->din.device, s->dout.device, s->n, s->section, exclusive);
+}
+
+/* ---- checking ---- */
+
+/* Element i of the input and of the reference, as doubles. */
+static double input_at(const scan_state *s, size_t i) {
+  /* Both branches as double: `c ? float : int32_t` would round the int to float. */
+  return is_float(s->dataset) ? (double)((const float *)s->in)[i]
+                              : (double)((const int32_t *)s->in)[i];
+}
+
+static double want_at(const scan_state *s, size_t i) {
+  return is_float(s->dataset) ? s->want_f64[i] : (double)s->want_i32[i];
+}
+
+/* Whether a wrong value is recognizably some other value; floats within a slack. */
+static int looks_like(const scan_state *s, double got, double other, size_t i) {
+  double slack = is_float(s->dataset) ? s->bound[i] + 1e-5 * fabs(other) : 0.0;
+  return fabs(got - other) <= slack;
+}
+
+/* What the first wrong element suggests. */
+static const char *hint(const scan_state *s, size_t i, double got, char *buf, size_t len) {
+  size_t position = i % (size_t)s->section;
+  double x = input_at(s, i), want = want_at(s, i);
+  const char *unwritten = "never written (still poison): a store skipped, or a section never "
+                          "launched (grid rounded down?)";
+  if (is_float(s->dataset)) {
+    float raw = ((const float *)s->got)[i];
+    if (pp_is_poison_f32(raw)) return unwritten;
+    if (isnan(raw))
+      return "NaN: read past the end of the input (its guard is NaN) or a shared slot never "
+             "written";
+  } else if (got == -1.0) {
+    return unwritten;
+  }
+  if (is_exclusive(s->dataset) && looks_like(s, got, want + x, i))
+    return "that is the inclusive scan's value: the exclusive form puts x[p - 1] at position p "
+           "and 0 first";
+  if (!is_exclusive(s->dataset) && position > 0 && looks_like(s, got, want - x, i))
+    return "that is the exclusive scan's value: off by one position";
+  if (position > 0 && looks_like(s, got, x, i))
+    return "that is the element itself: the scan never reached the output";
+  if (position != i && looks_like(s, got, input_at(s, position), i)) {
+    snprintf(buf, len,
+             "that is in[%zu], the input at the position's index: the store reads the input where "
+             "the scanned shared array was meant (seed 001's X[threadIdx.x])",
+             position);
+    return buf;
+  }
+  return is_float(s->dataset) ? "beyond the rounding-error bound: a term missed, added twice or "
+                                "raced, or lost precision"
+                              : "a term missed or added twice, or a race between threads";
+}
+
+static void describe_mismatch(const scan_state *s, int v, const pp_mismatch *m, char *note,
+                              size_t len) {
+  size_t i = m->index, block = i / (size_t)s->section;
+  int position = (int)(i % (size_t)s->section);
+  char where[80], tolerance_text[48] = "", buf[192];
+  if (v >= 0 && v <= 4) /* v0..v4: thread t holds positions t and t + ceil(section / 2) */
+    snprintf(where, sizeof where, "block %zu, position %d, thread %d", block, position,
+             position % ((s->section + 1) / 2));
+  else
+    snprintf(where, sizeof where, "block %zu, position %d", block, position);
+  if (is_float(s->dataset)) snprintf(tolerance_text, sizeof tolerance_text, " within %.2g", m->bound);
+  if (snprintf(note, len, "%zu of %zu wrong; first out[%zu] (%s): got %.9g, want %.9g%s: %s",
+               m->wrong, s->n, i, where, m->got, m->want, tolerance_text,
+               hint(s, i, m->got, buf, sizeof buf)) >= (int)len)
+    note[len - 2] = '~'; /* mark the cut */
+}
+
+/* Compares the whole output with the reference in one pass: the first wrong
+ * element and the counts into m, the largest relative error and the largest
+ * error / bound into the verdict. Returns the number of wrong elements. */
+static size_t compare_output(const scan_state *s, pp_mismatch *m, pp_verdict *verdict) {
+  int floats = is_float(s->dataset);
+  memset(m, 0, sizeof *m);
+  verdict->rel_error = 0.0;
+  verdict->bound_ratio = 0.0;
+  for (size_t i = 0; i < s->n; ++i) {
+    double got = floats ? (double)((const float *)s->got)[i] : (double)((const int32_t *)s->got)[i];
+    double want = want_at(s, i), bound = floats ? s->bound[i] : 0.0;
+    double error = isfinite(got) ? fabs(got - want) : INFINITY;
+    verdict->rel_error = fmax(verdict->rel_error, want != 0.0 ? error / fabs(want) : error);
+    verdict->bound_ratio =
+        fmax(verdict->bound_ratio, bound > 0.0 ? error / bound : (error == 0.0 ? 0.0 : INFINITY));
+    if (pp_within(got, want, bound)) continue;
+    if (m->wrong++ == 0) {
+      m->index = i;
+      m->got = got;
+      m->want = want;
+      m->bound = bound;
+    }
+  }
+  return m->wrong;
+}
+
+/* Up to this many elements the whole input is downloaded after every run to
+ * see that it is unchanged: a kernel that scans in place in its input shows
+ * at any size, and the larger sizes are spared the extra download. */
+#define INPUT_CHECK_MAX ((size_t)1 << 25)
+
+static void check(void *state, int v, pp_verdict *verdict) {
+  scan_state *s = state;
+  size_t bytes = s->n * sizeof(float);
+  verdict->correct = 0;
+  if (!pp_buffer_guard_intact(&s->dout)) {
+    snprintf(verdict->note, sizeof verdict->note,
+             "wrote past the end of out (n elements): the last, partial section's stores are "
+             "not guarded by its length");
+    return;
+  }
+  if (s->n <= INPUT_CHECK_MAX) {
+    pp_buffer_download(&s->din, s->got, bytes);
+    if (memcmp(s->got, s->in, bytes) != 0) {
+      snprintf(verdict->note, sizeof verdict->note,
+               "changed the input, which is const: scan in shared memory or registers and write "
+               "out");
+      return;
+    }
+  }
+  pp_buffer_download(&s->dout, s->got, bytes);
+  pp_mismatch m;
+  if (compare_output(s, &m, verdict)) {
+    describe_mismatch(s, v, &m, verdict->note, sizeof verdict->note);
+    return;
+  }
+  if (v >= 0 && !additions_right(v, verdict->note, sizeof verdict->note)) return;
+  verdict->correct = 1;
+}
+
+static void cpu_reference(void *state) {
+  compute_reference(state);
+}
+
+static void destroy(void *state) {
+  scan_state *s = state;
+  pp_buffer_free(&s->din);
+  pp_buffer_free(&s->dout);
+  pp_buffer_free(&s->peer_temp);
+  free(s->in);
+  free(s->got);
+  free(s->want_f64);
+  free(s->bound);
+  free(s);
+}
+
+const pp_problem pp_lab = {
+    .lab = "03-scan",
+    .title = "scan of every section of an array (inclusive and exclusive, int32 and float)",
+    .peer_name = "CUB scan by key",
+    .bench_size = "2^28/2048",
+    .grade_sizes = grade_sizes,
+    .quick_sizes = quick_sizes,
+    .datasets = datasets,
+    .bench_dataset = FLOAT_INCLUSIVE,
+    .variant_count = variant_count,
+    .variant = variant,
+    .parse_size = parse_size,
+    .format_size = format_size,
+    .device_bytes = device_bytes,
+    .bytes_moved = bytes_moved,
+    .flops = no_flops,
+    .create = create,
+    .fill = fill,
+    .prepare = prepare,
+    .launch = launch,
+    .check = check,
+    .cpu_reference = cpu_reference,
+    .destroy = destroy,
+};

@@ -1,0 +1,483 @@
+/* Lab 05 grader: inputs, reference, tolerance and checks for C = A * B.
+ *
+ * Sizes are written MxNxK: A is M x K, B is K x N, C is M x N, row-major.
+ *
+ * Two input distributions, each aimed at a kind of bug:
+ * - small-integers: A and B hold nonzero integers in [-4, 4]. Element (i, j)
+ *   of C is a sum of K integer products; every partial sum, in any order of
+ *   additions, is an integer of magnitude at most S_ij = sum_p |a_ip b_pj|
+ *   <= 16 K. While 16 K <= 2^24 every such integer is a float, so every
+ *   order gives the exact answer, and it is demanded (K <= 2^20): an element
+ *   or a product missed, counted twice, taken from the wrong place or raced
+ *   over shows.
+ * - uniform: A and B uniform in [-1, 1). Judged against a double reference
+ *   with the bound gamma_{K+2} S_ij. A float dot product of length K, in any
+ *   order of additions (sequential, tiled, split along K and summed), has
+ *   chains of at most K + 1 roundings, so its error is at most
+ *   gamma_{K+1} S_ij (Higham, Accuracy and Stability of Numerical
+ *   Algorithms, 3.1). The reference itself, summed in double, is off by at
+ *   most K 2^-53 S_ij, less than one more float rounding (2^-24 S_ij) for
+ *   K <= 2^29: hence K + 2. It catches lost precision: TF32 or half
+ *   precision products, or sums kept in a narrower type.
+ *
+ * Small products are checked element by element against a full reference.
+ * For large ones (over 2^27 multiply-adds or 2^22 elements of C) a full
+ * reference would take the CPU minutes, so the grader checks every element
+ * of SAMPLES whole rows and SAMPLES whole columns (the first, the last and
+ * random ones), every element for NaN and poison, and every row sum and
+ * column sum of C against its own reference: row i of C sums to
+ * sum_p a_ip (sum_j b_pj), within gamma_{K+3} sum_p |a_ip| (sum_j |b_pj|)
+ * (the sum of the bounds of its elements, one more rounding's worth for the
+ * double sums of N or M terms). With integer data the sums are exact in
+ * double too and must match exactly, so a single wrong element anywhere shows.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cublas_v2.h>
+
+#include "matmul.h"
+#include "pp/buffer.h"
+#include "pp/check.h"
+#include "pp/cli.h"
+#include "pp/lab.h"
+#include "pp/random.h"
+#include "pp/verify.h"
+
+enum { SMALL_INTEGERS, UNIFORM };
+static const char *const datasets[] = {"small-integers", "uniform", NULL};
+
+/* Empty products and K = 0 (C must be all zeros); 1xKx1 (a dot product) and
+ * Mx1xN (an outer product); sizes at and around the tiles of the ladder (32,
+ * 64, 128, steps of 8 along K) and between them; N or K not a multiple of 4
+ * (no float4 rows); more tiles than a grid's y dimension holds (2^16 + 1);
+ * tall-skinny and short-wide; 1000^3 and 4096^3. */
+static const char *const grade_sizes[] = {
+    "0x0x0",        "0x7x5",       "7x0x5",       "7x5x0",          "1x1x1",          "1x1x4097",
+    "1000x999x1",   "2x3x4",       "31x33x17",    "32x32x32",       "33x31x47",       "64x64x64",
+    "65x63x9",      "127x129x65",  "128x128x8",   "129x127x9",      "130x66x36",      "132x68x37",
+    "257x383x100",  "520x260x516", "1000x1000x1000", "8388609x2x3", "3x8388612x4",    "20000x36x300",
+    "36x20000x300", "4099x33x129", "4096x4096x4096", NULL};
+/* For the sanitizers: both paths of v5 and v6 (rows aligned or not), with a partial step along K. */
+static const char *const quick_sizes[] = {"0x3x5",     "5x7x0",     "1x1x1",     "31x33x17", "127x129x65",
+                                          "130x66x36", "132x68x37", "68x132x44", NULL};
+
+#define MAX_EXTENT ((uint64_t)1 << 30) /* per dimension, so that every index fits an int */
+#define FULL_CHECK_MACS ((double)(1 << 27))
+#define FULL_CHECK_ELEMENTS ((double)(1 << 22))
+#define SAMPLES 8 /* rows and columns checked element by element in a large product */
+
+typedef struct matmul_state {
+  int m, n, k;
+  float *a, *b, *c;      /* host: inputs, and C as downloaded */
+  pp_buffer da, db, dc;  /* device */
+  int dataset;
+  int exact;             /* integer data with 16 K <= 2^24: every answer exact */
+  int full;              /* every row checked, no sums */
+  int rows[SAMPLES], cols[SAMPLES];
+  int row_count, col_count; /* rows checked (all when full) and columns checked */
+  double *row_want, *row_bound; /* row_count x n */
+  double *col_want, *col_bound; /* m x col_count */
+  double *row_sum_want, *row_sum_bound; /* m; large products only */
+  double *col_sum_want, *col_sum_bound; /* n */
+} matmul_state;
+
+/* "MxNxK", each part as pp_parse_count() reads it, each at most 2^30. */
+static int parse_size(const char *text, pp_size *size) {
+  char part[64];
+  const char *p = text;
+  for (int d = 0; d < 3; ++d) {
+    const char *end = d < 2 ? strchr(p, 'x') : p + strlen(p);
+    if (!end || end == p || (size_t)(end - p) >= sizeof part) return -1;
+    memcpy(part, p, (size_t)(end - p));
+    part[end - p] = '\0';
+    if (pp_parse_count(part, &size->dim[d]) || size->dim[d] > MAX_EXTENT) return -1;
+    p = end + 1;
+  }
+  size->rank = 3;
+  return 0;
+}
+
+static void format_size(const pp_size *size, char *out, size_t len) {
+  snprintf(out, len, "%llux%llux%llu", (unsigned long long)size->dim[0],
+           (unsigned long long)size->dim[1], (unsigned long long)size->dim[2]);
+}
+
+static int variant_count(void) {
+  return matmul_variant_count;
+}
+
+static pp_variant_info variant(int index) {
+  pp_variant_info info = {matmul_variants[index].name, matmul_variants[index].what};
+  return info;
+}
+
+static double elements(const pp_size *size, int d0, int d1) {
+  return (double)size->dim[d0] * (double)size->dim[d1];
+}
+
+/* Counted in double: a size that overflows size_t needs more than any device has. */
+static size_t device_bytes(const pp_size *size) {
+  double bytes = 4.0 * (elements(size, 0, 2) + elements(size, 2, 1) + elements(size, 0, 1)) +
+                 3.0 * PP_GUARD_BYTES + (double)(256 << 20);
+  return bytes >= 0x1p63 ? (size_t)1 << 63 : (size_t)bytes;
+}
+
+static double bytes_moved(const pp_size *size) {
+  return 4.0 * (elements(size, 0, 2) + elements(size, 2, 1) + elements(size, 0, 1));
+}
+
+static double flops(const pp_size *size) {
+  return 2.0 * elements(size, 0, 1) * (double)size->dim[2];
+}
+
+static cublasHandle_t cublas(void) {
+  static cublasHandle_t handle;
+  if (!handle) PP_CHECK_STATUS("cuBLAS", cublasCreate(&handle));
+  return handle;
+}
+
+static void *create(const pp_size *size) {
+  matmul_state *s = pp_host_alloc(sizeof *s);
+  memset(s, 0, sizeof *s);
+  s->m = (int)size->dim[0];
+  s->n = (int)size->dim[1];
+  s->k = (int)size->dim[2];
+  size_t m = (size_t)s->m, n = (size_t)s->n, k = (size_t)s->k;
+  s->a = pp_host_alloc(m * k * sizeof(float));
+  s->b = pp_host_alloc(k * n * sizeof(float));
+  s->c = pp_host_alloc(m * n * sizeof(float));
+  s->da = pp_buffer_alloc(m * k * sizeof(float));
+  s->db = pp_buffer_alloc(k * n * sizeof(float));
+  s->dc = pp_buffer_alloc(m * n * sizeof(float));
+  s->full = (double)m * n * k <= FULL_CHECK_MACS && (double)m * n <= FULL_CHECK_ELEMENTS;
+  if (s->full) {
+    s->row_count = s->m;
+  } else {
+    s->row_count = s->m < SAMPLES ? s->m : SAMPLES;
+    s->col_count = s->n < SAMPLES ? s->n : SAMPLES;
+    s->row_sum_want = pp_host_alloc(m * sizeof(double));
+    s->row_sum_bound = pp_host_alloc(m * sizeof(double));
+    s->col_sum_want = pp_host_alloc(n * sizeof(double));
+    s->col_sum_bound = pp_host_alloc(n * sizeof(double));
+  }
+  s->row_want = pp_host_alloc((size_t)s->row_count * n * sizeof(double));
+  s->row_bound = pp_host_alloc((size_t)s->row_count * n * sizeof(double));
+  s->col_want = pp_host_alloc(m * s->col_count * sizeof(double));
+  s->col_bound = pp_host_alloc(m * s->col_count * sizeof(double));
+  return s;
+}
+
+/* The tolerance of an element (or a sum of elements, with one more rounding)
+ * whose terms have magnitudes adding up to sum_abs; see the top of the file. */
+static double tolerance(const matmul_state *s, double sum_abs, int is_sum) {
+  return s->exact ? 0.0 : pp_sum_error_bound((double)s->k + 2.0 + is_sum, sum_abs);
+}
+
+/* Row i of C: want[j] and bound[j] for every column j. */
+static void reference_row(const matmul_state *s, int i, double *want, double *bound) {
+  int n = s->n;
+  for (int j = 0; j < n; ++j) want[j] = bound[j] = 0.0;
+  for (int p = 0; p < s->k; ++p) {
+    double x = s->a[(size_t)i * s->k + p];
+    const float *b_row = s->b + (size_t)p * n;
+    for (int j = 0; j < n; ++j) {
+      want[j] += x * b_row[j];
+      bound[j] += fabs(x * b_row[j]);
+    }
+  }
+  for (int j = 0; j < n; ++j) bound[j] = tolerance(s, bound[j], 0);
+}
+
+/* Column j of C: want[i] and bound[i] for every row i. */
+static void reference_col(const matmul_state *s, int j, double *want, double *bound) {
+  double *b_col = pp_host_alloc((size_t)s->k * sizeof(double));
+  for (int p = 0; p < s->k; ++p) b_col[p] = s->b[(size_t)p * s->n + j];
+  for (int i = 0; i < s->m; ++i) {
+    const float *a_row = s->a + (size_t)i * s->k;
+    double sum = 0.0, sum_abs = 0.0;
+    for (int p = 0; p < s->k; ++p) {
+      sum += a_row[p] * b_col[p];
+      sum_abs += fabs(a_row[p] * b_col[p]);
+    }
+    want[i] = sum;
+    bound[i] = tolerance(s, sum_abs, 0);
+  }
+  free(b_col);
+}
+
+/* Row and column sums of C, from the row sums of B and the column sums of A. */
+static void reference_sums(matmul_state *s) {
+  size_t m = (size_t)s->m, n = (size_t)s->n, k = (size_t)s->k;
+  double *b_sum = pp_host_alloc(k * sizeof(double)), *b_abs = pp_host_alloc(k * sizeof(double));
+  double *a_sum = pp_host_alloc(k * sizeof(double)), *a_abs = pp_host_alloc(k * sizeof(double));
+  for (size_t p = 0; p < k; ++p) {
+    b_sum[p] = b_abs[p] = a_sum[p] = a_abs[p] = 0.0;
+    for (size_t j = 0; j < n; ++j) {
+      b_sum[p] += s->b[p * n + j];
+      b_abs[p] += fabs(s->b[p * n + j]);
+    }
+  }
+  for (size_t i = 0; i < m; ++i) {
+    double sum = 0.0, sum_abs = 0.0;
+    for (size_t p = 0; p < k; ++p) {
+      double x = s->a[i * k + p];
+      sum += x * b_sum[p];
+      sum_abs += fabs(x) * b_abs[p];
+      a_sum[p] += x;
+      a_abs[p] += fabs(x);
+    }
+    s->row_sum_want[i] = sum;
+    s->row_sum_bound[i] = tolerance(s, sum_abs, 1);
+  }
+  for (size_t j = 0; j < n; ++j) s->col_sum_want[j] = s->col_sum_bound[j] = 0.0;
+  for (size_t p = 0; p < k; ++p)
+    for (size_t j = 0; j < n; ++j) {
+      double y = s->b[p * n + j];
+      s->col_sum_want[j] += a_sum[p] * y;
+      s->col_sum_bound[j] += a_abs[p] * fabs(y);
+    }
+  for (size_t j = 0; j < n; ++j) s->col_sum_bound[j] = tolerance(s, s->col_sum_bound[j], 1);
+  free(b_sum);
+  free(b_abs);
+  free(a_sum);
+  free(a_abs);
+}
+
+static void cpu_reference(void *state) {
+  matmul_state *s = state;
+  size_t n = (size_t)s->n, m = (size_t)s->m;
+  for (int r = 0; r < s->row_count; ++r)
+    reference_row(s, s->full ? r : s->rows[r], s->row_want + r * n, s->row_bound + r * n);
+  for (int c = 0; c < s->col_count; ++c)
+    reference_col(s, s->cols[c], s->col_want + c * m, s->col_bound + c * m);
+  if (!s->full) reference_sums(s);
+}
+
+/* Picks the rows (columns) of a large product to check element by element:
+ * the first, the last, and random ones. */
+static void sample(int *picked, int count, int extent, uint64_t seed, uint64_t stream) {
+  for (int r = 0; r < count; ++r)
+    picked[r] = r == 0 ? 0 : r == 1 ? extent - 1 : (int)(pp_random_bits(seed, stream, (uint64_t)r) % (uint64_t)extent);
+}
+
+static void fill(void *state, uint64_t seed, int dataset) {
+  matmul_state *s = state;
+  size_t m = (size_t)s->m, n = (size_t)s->n, k = (size_t)s->k;
+  s->dataset = dataset;
+  s->exact = dataset == SMALL_INTEGERS && 16.0 * (double)k <= 0x1p24;
+  if (dataset == SMALL_INTEGERS) {
+    pp_fill_nonzero_ints_f32(s->a, m * k, 4, seed, 1);
+    pp_fill_nonzero_ints_f32(s->b, k * n, 4, seed, 2);
+  } else {
+    pp_fill_uniform_f32(s->a, m * k, -1.0f, 1.0f, seed, 1);
+    pp_fill_uniform_f32(s->b, k * n, -1.0f, 1.0f, seed, 2);
+  }
+  pp_buffer_upload(&s->da, s->a);
+  pp_buffer_upload(&s->db, s->b);
+  if (!s->full) {
+    sample(s->rows, s->row_count, s->m, seed, 3);
+    sample(s->cols, s->col_count, s->n, seed, 4);
+  }
+  cpu_reference(s);
+}
+
+static void prepare(void *state) {
+  matmul_state *s = state;
+  pp_buffer_poison(&s->dc);
+}
+
+static void launch(void *state, int v) {
+  matmul_state *s = state;
+  const float *a = s->da.device, *b = s->db.device;
+  float *c = s->dc.device;
+  if (v != PP_PEER) {
+    matmul_variants[v].launch(a, b, c, s->m, s->n, s->k);
+  } else if (s->m > 0 && s->n > 0 && s->k == 0) {
+    PP_CHECK(cudaMemsetAsync(c, 0, (size_t)s->m * s->n * sizeof(float), 0));
+  } else if (s->m > 0 && s->n > 0) {
+    /* cuBLAS is column-major: row-major C = A B is column-major C^T = B^T A^T.
+     * CUBLAS_COMPUTE_32F: FP32 multiply-adds, no TF32 tensor cores. */
+    const float one = 1.0f, zero = 0.0f;
+    PP_CHECK_STATUS("cuBLAS", cublasGemmEx(cublas(), CUBLAS_OP_N, CUBLAS_OP_N, s->n, s->m, s->k, &one, b,
+                                           CUDA_R_32F, s->n, a, CUDA_R_32F, s->k, &zero, c, CUDA_R_32F,
+                                           s->n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+  }
+}
+
+/* What the grader found wrong first, and how much. */
+typedef struct findings {
+  size_t checked, wrong;
+  int row, col;         /* first wrong element, or -1 */
+  double got, want, bound;
+  int sum_kind;         /* first wrong sum: 0 none, 'r' row, 'c' column */
+  int sum_index;
+  double sum_got, sum_want, sum_bound;
+  double rel_error, bound_ratio;
+} findings;
+
+static void judge(findings *f, int row, int col, double got, double want, double bound) {
+  double error = fabs(got - want);
+  f->checked++;
+  if (pp_within(got, want, bound)) {
+    if (want != 0.0) f->rel_error = fmax(f->rel_error, error / fabs(want));
+    f->bound_ratio = fmax(f->bound_ratio, bound > 0.0 ? error / bound : 0.0);
+    return;
+  }
+  f->bound_ratio = INFINITY;
+  if (f->wrong++ == 0) {
+    f->row = row;
+    f->col = col;
+    f->got = got;
+    f->want = want;
+    f->bound = bound;
+  }
+}
+
+static void judge_sum(findings *f, int kind, int index, double got, double want, double bound) {
+  if (pp_within(got, want, bound)) return;
+  f->bound_ratio = INFINITY;
+  if (f->sum_kind) return;
+  f->sum_kind = kind;
+  f->sum_index = index;
+  f->sum_got = got;
+  f->sum_want = want;
+  f->sum_bound = bound;
+}
+
+/* Where element (row, col) sits, for people: edges are where tiles go wrong. */
+static void describe_place(const matmul_state *s, int row, int col, char *out, size_t len) {
+  const char *edge = "";
+  if (row == s->m - 1 && col == s->n - 1)
+    edge = ", the last element";
+  else if (row == s->m - 1)
+    edge = ", the last row";
+  else if (col == s->n - 1)
+    edge = ", the last column";
+  else if (row >= s->m / 32 * 32 || col >= s->n / 32 * 32)
+    edge = ", in a partial tile at the edge";
+  snprintf(out, len, "C[%d][%d] (row %d of %d, column %d of %d%s)", row, col, row, s->m, col, s->n,
+           edge);
+}
+
+static void check(void *state, int v, pp_verdict *verdict) {
+  matmul_state *s = state;
+  (void)v;
+  size_t m = (size_t)s->m, n = (size_t)s->n;
+  pp_buffer_download(&s->dc, s->c, m * n * sizeof(float));
+  findings f;
+  memset(&f, 0, sizeof f);
+  f.row = f.col = -1;
+
+  /* Every element: never written (poison) or not finite. */
+  size_t unwritten = 0, not_finite = 0, first_bad = 0;
+  for (size_t e = 0; e < m * n; ++e) {
+    if (isfinite(s->c[e])) continue;
+    if (not_finite++ == 0) first_bad = e;
+    unwritten += pp_is_poison_f32(s->c[e]);
+  }
+  for (int r = 0; r < s->row_count; ++r) {
+    int i = s->full ? r : s->rows[r];
+    for (size_t j = 0; j < n; ++j)
+      judge(&f, i, (int)j, s->c[i * n + j], s->row_want[r * n + j], s->row_bound[r * n + j]);
+  }
+  for (int c = 0; c < s->col_count; ++c) {
+    int j = s->cols[c];
+    for (size_t i = 0; i < m; ++i)
+      judge(&f, (int)i, j, s->c[i * n + j], s->col_want[c * m + i], s->col_bound[c * m + i]);
+  }
+  if (!s->full) {
+    double *col_sums = pp_host_alloc(n * sizeof(double));
+    for (size_t j = 0; j < n; ++j) col_sums[j] = 0.0;
+    for (size_t i = 0; i < m; ++i) {
+      double row_sum = 0.0;
+      for (size_t j = 0; j < n; ++j) {
+        row_sum += s->c[i * n + j];
+        col_sums[j] += s->c[i * n + j];
+      }
+      judge_sum(&f, 'r', (int)i, row_sum, s->row_sum_want[i], s->row_sum_bound[i]);
+    }
+    for (size_t j = 0; j < n; ++j) judge_sum(&f, 'c', (int)j, col_sums[j], s->col_sum_want[j], s->col_sum_bound[j]);
+    free(col_sums);
+  }
+
+  verdict->correct = f.wrong == 0 && f.sum_kind == 0 && not_finite == 0;
+  verdict->rel_error = f.rel_error;
+  verdict->bound_ratio = f.bound_ratio;
+  char place[128];
+  if (!pp_buffer_guard_intact(&s->dc)) {
+    verdict->correct = 0;
+    snprintf(verdict->note, sizeof verdict->note,
+             "wrote past the end of C (M x N floats): a store without its bounds guard");
+  } else if (verdict->correct) {
+    return;
+  } else if (not_finite > 0) {
+    describe_place(s, (int)(first_bad / n), (int)(first_bad % n), place, sizeof place);
+    snprintf(verdict->note, sizeof verdict->note, "%s is %s; %zu of %zu elements not finite, %zu never written%s",
+             place, unwritten ? "never written (poison)" : "NaN or infinite", not_finite, m * n, unwritten,
+             unwritten ? ": a missing block or thread, or a store guard too strict"
+                       : ": a read past the end of A or B (NaN there) or of unwritten shared memory");
+  } else if (f.wrong > 0) {
+    describe_place(s, f.row, f.col, place, sizeof place);
+    if (s->exact)
+      snprintf(verdict->note, sizeof verdict->note,
+               "%s is %.9g, want exactly %.17g (integer data: every order is exact); %zu of %zu checked "
+               "elements wrong",
+               place, f.got, f.want, f.wrong, f.checked);
+    else
+      snprintf(verdict->note, sizeof verdict->note,
+               "%s is %.9g, want %.9g within %.3g (gamma_{K+2} sum|a b|); %zu of %zu checked elements wrong",
+               place, f.got, f.want, f.bound, f.wrong, f.checked);
+  } else {
+    snprintf(verdict->note, sizeof verdict->note,
+             "%s %d of C sums to %.17g, want %.17g within %.3g: one of its elements (none of those "
+             "checked one by one) is wrong",
+             f.sum_kind == 'r' ? "row" : "column", f.sum_index, f.sum_got, f.sum_want, f.sum_bound);
+  }
+}
+
+static void destroy(void *state) {
+  matmul_state *s = state;
+  pp_buffer_free(&s->da);
+  pp_buffer_free(&s->db);
+  pp_buffer_free(&s->dc);
+  free(s->a);
+  free(s->b);
+  free(s->c);
+  free(s->row_want);
+  free(s->row_bound);
+  free(s->col_want);
+  free(s->col_bound);
+  free(s->row_sum_want);
+  free(s->row_sum_bound);
+  free(s->col_sum_want);
+  free(s->col_sum_bound);
+  free(s);
+}
+
+const pp_problem pp_lab = {
+    .lab = "05-tiled-matmul",
+    .title = "C = A B, FP32, row-major (M x K times K x N)",
+    .peer_name = "cuBLAS sgemm",
+    .bench_size = "4096x4096x4096",
+    .grade_sizes = grade_sizes,
+    .quick_sizes = quick_sizes,
+    .datasets = datasets,
+    .bench_dataset = UNIFORM,
+    .variant_count = variant_count,
+    .variant = variant,
+    .parse_size = parse_size,
+    .format_size = format_size,
+    .device_bytes = device_bytes,
+    .bytes_moved = bytes_moved,
+    .flops = flops,
+    .create = create,
+    .fill = fill,
+    .prepare = prepare,
+    .launch = launch,
+    .check = check,
+    .cpu_reference = cpu_reference,
+    .destroy = destroy,
+};
