@@ -210,7 +210,7 @@ static int bench(const pp_problem *p, const pp_options *o, const int *selected, 
   report.warmup = o->warmup;
   report.device = dev;
   report.bytes = p->bytes_moved(size);
-  report.flops = p->flops(size);
+  report.flops = p->flops ? p->flops(size) : 0.0;
 
   size_t copy_bytes = pp_device_free_bytes() / 4;
   if (copy_bytes > ((size_t)1 << 29)) copy_bytes = (size_t)1 << 29;

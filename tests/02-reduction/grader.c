@@ -89,11 +89,6 @@ static double bytes_moved(const pp_size *size) {
   return (double)sizeof(float) * (double)size->dim[0];
 }
 
-static double no_flops(const pp_size *size) {
-  (void)size;
-  return 0.0;
-}
-
 static void *create(const pp_size *size) {
   reduce_state *s = pp_host_alloc(sizeof *s);
   s->n = size->dim[0];
@@ -293,7 +288,6 @@ const pp_problem pp_lab = {
     .format_size = pp_size_format_1d,
     .device_bytes = device_bytes,
     .bytes_moved = bytes_moved,
-    .flops = no_flops,
     .create = create,
     .fill = fill,
     .prepare = prepare,

@@ -112,11 +112,6 @@ static double bytes_moved(const pp_size *size) {
   return 2.0 * sizeof(float) * (double)size->dim[0]; /* read n, write n */
 }
 
-static double no_flops(const pp_size *size) {
-  (void)size;
-  return 0.0;
-}
-
 /* ---- the work of each rung ---- */
 
 /* Additions of rung v's algorithm for a section of N, N a power of two; -1
@@ -423,7 +418,6 @@ const pp_problem pp_lab = {
     .format_size = format_size,
     .device_bytes = device_bytes,
     .bytes_moved = bytes_moved,
-    .flops = no_flops,
     .create = create,
     .fill = fill,
     .prepare = prepare,

@@ -122,11 +122,6 @@ static double bytes_moved(const pp_size *size) {
   return 2.0 * sizeof(float) * (double)size->dim[0];
 }
 
-static double no_flops(const pp_size *size) {
-  (void)size;
-  return 0.0;
-}
-
 /* Host arrays that travel to and from the device are pinned (page-locked),
  * which copies several times faster; where the system refuses, they stay
  * pageable: slower copies, same results. *pinned says which. */
@@ -411,7 +406,6 @@ const pp_problem pp_lab = {
     .format_size = pp_size_format_1d,
     .device_bytes = device_bytes,
     .bytes_moved = bytes_moved,
-    .flops = no_flops,
     .create = create,
     .fill = fill,
     .prepare = prepare,

@@ -66,7 +66,7 @@ typedef struct pp_problem {
   size_t (*device_bytes)(const pp_size *size);
   /** @return the fewest DRAM bytes one run must move (inputs read once, outputs written once) */
   double (*bytes_moved)(const pp_size *size);
-  /** @return floating-point operations of one run, or 0 for a memory-bound lab */
+  /** @return floating-point operations of one run; NULL for a memory-bound lab (GB/s is reported) */
   double (*flops)(const pp_size *size);
 
   /** Allocates host and device buffers for @p size. */
