@@ -16,8 +16,9 @@
 #define MAX_EXTENT ((uint64_t)1 << 40)
 /* Cases that need more device memory than this are graded with one seed. */
 #define ONE_SEED_BYTES ((size_t)1 << 30)
-/* A variant wrong this many times is settled: its later cases are not run
- * (a wrong loop can take quadratic time at the large sizes). */
+/* A variant wrong this many times is settled: its later cases are not run (a
+ * wrong loop can take quadratic time at the large sizes), and once every
+ * selected variant is settled the remaining sizes are not even allocated. */
 #define FAILURES_SHOWN 3
 
 int pp_size_parse_1d(const char *text, pp_size *size) {
@@ -87,15 +88,20 @@ static void run_once(const pp_problem *p, void *state, int variant, const char *
   if (!launch_failed(who, v)) p->check(state, variant, v);
 }
 
+/* 1 once every selected variant has failed FAILURES_SHOWN times. */
+static int all_settled(const int *selected, const int *failed, int count) {
+  for (int v = 0; v < count; ++v)
+    if (selected[v] && failed[v] < FAILURES_SHOWN) return 0;
+  return 1;
+}
+
 static int grade(const pp_problem *p, const pp_options *o, const int *selected) {
   const char *const *sizes = o->quick ? p->quick_sizes : p->grade_sizes;
   const char *given[2] = {o->size, NULL};
   if (o->size) sizes = given;
   int count = p->variant_count();
   int *cases = calloc((size_t)count, sizeof *cases), *failed = calloc((size_t)count, sizeof *failed);
-  int *not_run = calloc((size_t)count, sizeof *not_run);
-  size_t free_bytes = pp_device_free_bytes();
-  for (size_t s = 0; sizes[s]; ++s) {
+  for (size_t s = 0; sizes[s] && !all_settled(selected, failed, count); ++s) {
     pp_size size;
     char label[96];
     if (p->parse_size(sizes[s], &size)) {
@@ -103,7 +109,8 @@ static int grade(const pp_problem *p, const pp_options *o, const int *selected) 
       exit(PP_EXIT_FAIL);
     }
     p->format_size(&size, label, sizeof label);
-    size_t need = p->device_bytes(&size);
+    /* Free memory now, not at the start: other tests may share the GPU. */
+    size_t need = p->device_bytes(&size), free_bytes = pp_device_free_bytes();
     if (need > free_bytes / 10 * 9) {
       printf("skip size %s: needs %.1f GiB of device memory, %.1f GiB free\n", label, gib(need),
              gib(free_bytes));
@@ -116,11 +123,7 @@ static int grade(const pp_problem *p, const pp_options *o, const int *selected) 
       for (int d = 0; p->datasets[d]; ++d) {
         p->fill(state, seed, d);
         for (int v = 0; v < count; ++v) {
-          if (!selected[v]) continue;
-          if (failed[v] >= FAILURES_SHOWN) {
-            not_run[v]++;
-            continue;
-          }
+          if (!selected[v] || failed[v] >= FAILURES_SHOWN) continue;
           const char *name = p->variant(v).name;
           pp_verdict verdict;
           run_once(p, state, v, name, &verdict);
@@ -141,9 +144,8 @@ static int grade(const pp_problem *p, const pp_options *o, const int *selected) 
     if (!selected[v]) continue;
     const char *name = p->variant(v).name;
     if (failed[v]) {
-      printf("FAIL %s: %d of %d cases wrong", name, failed[v], cases[v]);
-      if (not_run[v]) printf("; %d later cases not run", not_run[v]);
-      printf("\n");
+      printf("FAIL %s: %d of %d cases wrong%s\n", name, failed[v], cases[v],
+             failed[v] >= FAILURES_SHOWN ? "; stopped there" : "");
       status = PP_EXIT_FAIL;
     } else {
       printf("PASS %s: %d cases right\n", name, cases[v]);
@@ -151,7 +153,6 @@ static int grade(const pp_problem *p, const pp_options *o, const int *selected) 
   }
   free(cases);
   free(failed);
-  free(not_run);
   return status;
 }
 
