@@ -18,6 +18,11 @@
 #   <lab>.skeleton-drift          labs/ is what pp-skeleton makes of solutions/
 #   <lab>.mutant.<name>           each tests/mutants/<lab>/<name>.patch is rejected
 #
+# With PP_GRADE=submission (grading/grade), instead: the student's file from
+# PP_SUBMISSION/<lab>/ becomes bin/<lab>, the checker bin/<lab>-checker judges
+# it from another process (common/include/pp/remote.h), and the tests are
+# listed in grading-tests.txt for grading/grade (see pp_add_submission_lab).
+#
 # GPU tests exit 77 without a CUDA device, which CTest reports as skipped.
 
 set(PP_GPU_TEST_TIMEOUT 900 CACHE STRING "Seconds before a GPU test is stopped")
@@ -34,6 +39,59 @@ function(pp_lab_runner target source grader)
   set_property(GLOBAL APPEND PROPERTY PP_RUNNERS ${target})
 endfunction()
 
+# One test of a submission: registered in CTest (label "submission") and
+# listed in grading-tests.txt as "<lab> TAB <name> TAB <timeout> TAB <command>".
+function(pp_submission_test lab name timeout)
+  add_test(NAME ${name} COMMAND ${ARGN})
+  set_tests_properties(${name} PROPERTIES LABELS "${lab};submission" SKIP_RETURN_CODE 77
+                       TIMEOUT ${timeout})
+  list(JOIN ARGN " " command)
+  set_property(GLOBAL APPEND_STRING PROPERTY PP_GRADING_TESTS "${lab}\t${name}\t${timeout}\t${command}\n")
+endfunction()
+
+# PP_GRADE=submission: the student's runner, the instructor's checker, and the
+# tests grading/grade runs. The checker is linked with the solution only to
+# resolve the variant table; it launches nothing from it.
+function(pp_add_submission_lab lab grader source perf_size)
+  set(submitted ${PP_SUBMISSION}/${lab}/${source})
+  if(NOT EXISTS ${submitted})
+    message(STATUS "${lab}: no ${source} in the submission")
+    return()
+  endif()
+  add_library(${lab}-student OBJECT ${submitted})
+  target_link_libraries(${lab}-student PRIVATE ${grader})
+  target_compile_options(${lab}-student PRIVATE -lineinfo)
+  add_executable(${lab})
+  target_link_libraries(${lab} PRIVATE ${lab}-student ${grader})
+  pp_lab_runner(${lab}-checker ${PROJECT_SOURCE_DIR}/solutions/${lab}/${source} ${grader})
+  add_custom_target(${lab}-grading)
+  add_dependencies(${lab}-grading ${lab} ${lab}-checker pp-symcheck pp-expect)
+
+  set(results ${PP_RESULTS})
+  set(checker $<TARGET_FILE:${lab}-checker> --seed ${PP_GRADE_SEED})
+  set(runner $<TARGET_FILE:${lab}>)
+  pp_submission_test(${lab} ${lab}.symbols 120
+    $<TARGET_FILE:pp-symcheck> --allow ${PROJECT_SOURCE_DIR}/grading/allowed-symbols.txt
+    --verdict ${results}/${lab}.symbols.verdict $<TARGET_OBJECTS:${lab}-student>)
+  foreach(variant IN LISTS ARGN)
+    pp_submission_test(${lab} ${lab}.${variant} ${PP_GPU_TEST_TIMEOUT}
+      ${checker} --grade --variant ${variant} --verdict ${results}/${lab}.${variant}.verdict -- ${runner})
+  endforeach()
+  pp_submission_test(${lab} ${lab}.perf ${PP_GPU_TEST_TIMEOUT}
+    ${checker} --size ${perf_size} --verdict ${results}/${lab}.perf.verdict
+    --json ${results}/${lab}.perf.json -- ${runner})
+  foreach(tool racecheck synccheck memcheck)
+    if(PP_COMPUTE_SANITIZER)
+      pp_submission_test(${lab} ${lab}.sanitizer.${tool} ${PP_GPU_TEST_TIMEOUT}
+        ${checker} --grade --quick --verdict ${results}/${lab}.sanitizer.${tool}.verdict
+        -- ${PP_COMPUTE_SANITIZER} --tool ${tool} --error-exitcode 3 ${runner})
+    else()
+      pp_submission_test(${lab} ${lab}.sanitizer.${tool} 60
+        $<TARGET_FILE:pp-expect> --skip "compute-sanitizer not found")
+    endif()
+  endforeach()
+endfunction()
+
 function(pp_add_lab lab)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "SOURCE;PERF_SIZE;MIN_SPEEDUP;LARGE_SIZE"
                         "GRADER;LIBRARIES;VARIANTS;GIVEN")
@@ -41,6 +99,11 @@ function(pp_add_lab lab)
   add_library(${grader} OBJECT ${ARG_GRADER})
   target_include_directories(${grader} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
   target_link_libraries(${grader} PUBLIC pp ${ARG_LIBRARIES})
+
+  if(PP_GRADE STREQUAL "submission")
+    pp_add_submission_lab(${lab} ${grader} ${ARG_SOURCE} ${ARG_PERF_SIZE} ${ARG_VARIANTS})
+    return()
+  endif()
 
   set(solution ${PROJECT_SOURCE_DIR}/solutions/${lab}/${ARG_SOURCE})
   set(skeleton ${PROJECT_SOURCE_DIR}/labs/${lab}/${ARG_SOURCE})

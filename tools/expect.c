@@ -1,7 +1,7 @@
 /* pp-expect: runs a command and passes only if it exits with the expected code.
  *
  *   pp-expect [--timeout SECONDS] CODE -- COMMAND [ARGUMENT...]
- *   pp-expect --skip REASON
+ *   pp-expect --skip REASON...
  *
  * Exits 0 when COMMAND exits with CODE; 77 when COMMAND exits with 77 (no
  * GPU: CTest reports a skip, not a pass); 1 when it exits otherwise, dies of
@@ -23,13 +23,13 @@ enum { PASS = 0, FAIL = 1, USAGE = 2, SKIP = 77 };
 
 static int usage(const char *program) {
   fprintf(stderr, "usage: %s [--timeout SECONDS] CODE -- COMMAND [ARGUMENT...]\n"
-                  "       %s --skip REASON\n", program, program);
+                  "       %s --skip REASON...\n", program, program);
   return USAGE;
 }
 
 int main(int argc, char **argv) {
-  if (argc == 3 && !strcmp(argv[1], "--skip")) {
-    printf("%s: skipped\n", argv[2]);
+  if (argc >= 3 && !strcmp(argv[1], "--skip")) {
+    for (int i = 2; i < argc; ++i) printf("%s%s", argv[i], i + 1 < argc ? " " : ": skipped\n");
     return SKIP;
   }
   int arg = 1;

@@ -26,6 +26,10 @@ void pp_print_usage(FILE *out, const char *program) {
           "  --json PATH        also write the results as JSON to PATH\n"
           "  --min-speedup X    fail unless the last variant is X times faster than the first\n"
           "  --or-skip          a --size too large for this GPU's memory is skipped (77), not refused (2)\n"
+          "  --verdict PATH     also write the verdict as 'key value' lines to PATH (for grading/grade)\n"
+          "  -- RUNNER...       be the checker: run the variants in RUNNER (another lab binary, perhaps\n"
+          "                     behind compute-sanitizer), judge them here (docs/grading.md)\n"
+          "  --timeout S        with a RUNNER: seconds one launch may take before it is stopped (60)\n"
           "  --help             this text\n"
           "exit codes: 0 right, 1 wrong or failed, 2 bad usage or size, 77 no CUDA device\n",
           program, PP_DEFAULT_SEED);
@@ -102,6 +106,17 @@ static int parse_positive_int(const char *flag, const char *text, int *out, FILE
   return 0;
 }
 
+static int parse_positive_double(const char *flag, const char *text, double *out, FILE *err) {
+  char *end = NULL;
+  errno = 0;
+  *out = strtod(text, &end);
+  if (errno || end == text || *end != '\0' || !(*out > 0.0)) {
+    fprintf(err, "error: %s needs a positive number, got '%s'\n", flag, text);
+    return PP_EXIT_USAGE;
+  }
+  return 0;
+}
+
 int pp_parse_options(int argc, char **argv, pp_options *opt, FILE *err) {
   memset(opt, 0, sizeof *opt);
   opt->mode = PP_MODE_BENCH;
@@ -109,16 +124,27 @@ int pp_parse_options(int argc, char **argv, pp_options *opt, FILE *err) {
   opt->seeds = 3;
   opt->reps = 20;
   opt->warmup = 3;
+  opt->timeout_s = 60.0;
   for (int i = 1; i < argc; ++i) {
     const char *flag = argv[i];
+    if (!strcmp(flag, "--")) {
+      if (i + 1 >= argc) {
+        fprintf(err, "error: -- needs the runner's command after it\n");
+        return PP_EXIT_USAGE;
+      }
+      opt->runner = argv + i + 1;
+      return 0;
+    }
     if (!strcmp(flag, "--help") || !strcmp(flag, "-h")) { opt->mode = PP_MODE_HELP; return 0; }
     if (!strcmp(flag, "--grade")) { opt->mode = PP_MODE_GRADE; continue; }
     if (!strcmp(flag, "--list")) { opt->mode = PP_MODE_LIST; continue; }
     if (!strcmp(flag, "--probe")) { opt->mode = PP_MODE_PROBE; continue; }
     if (!strcmp(flag, "--quick")) { opt->quick = 1; continue; }
     if (!strcmp(flag, "--or-skip")) { opt->or_skip = 1; continue; }
+    if (!strcmp(flag, "--serve")) { opt->mode = PP_MODE_SERVE; continue; }
     static const char *const with_value[] = {"--size",  "--seed",     "--seeds", "--variant",
-                                             "--reps",  "--warmup",   "--json",  "--min-speedup"};
+                                             "--reps",  "--warmup",   "--json",  "--min-speedup",
+                                             "--verdict", "--timeout"};
     int known = 0;
     for (size_t k = 0; k < sizeof with_value / sizeof *with_value; ++k) known |= !strcmp(flag, with_value[k]);
     if (!known) {
@@ -148,14 +174,11 @@ int pp_parse_options(int argc, char **argv, pp_options *opt, FILE *err) {
       opt->variants = value;
     } else if (!strcmp(flag, "--json")) {
       opt->json = value;
+    } else if (!strcmp(flag, "--verdict")) {
+      opt->verdict = value;
     } else {
-      char *end = NULL;
-      errno = 0;
-      opt->min_speedup = strtod(value, &end);
-      if (errno || end == value || *end != '\0' || !(opt->min_speedup > 0.0)) {
-        fprintf(err, "error: --min-speedup needs a positive number, got '%s'\n", value);
-        status = PP_EXIT_USAGE;
-      }
+      status = parse_positive_double(flag, value,
+                                     !strcmp(flag, "--timeout") ? &opt->timeout_s : &opt->min_speedup, err);
     }
     if (status) return status;
   }

@@ -31,6 +31,7 @@ void pp_device_open(pp_device *dev) {
   PP_CHECK(cudaDeviceGetAttribute(&dev->cc_major, cudaDevAttrComputeCapabilityMajor, 0));
   PP_CHECK(cudaDeviceGetAttribute(&dev->cc_minor, cudaDevAttrComputeCapabilityMinor, 0));
   PP_CHECK(cudaDeviceGetAttribute(&dev->sm_count, cudaDevAttrMultiProcessorCount, 0));
+  PP_CHECK(cudaDeviceGetAttribute(&dev->clock_khz, cudaDevAttrClockRate, 0));
   PP_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
   /* CUDA 13 dropped cudaDeviceProp.memoryClockRate; the attribute remains. */
   PP_CHECK(cudaDeviceGetAttribute(&mem_clock_khz, cudaDevAttrMemoryClockRate, 0));

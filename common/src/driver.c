@@ -1,5 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include "pp/cli.h"
 #include "pp/device.h"
 #include "pp/lab.h"
+#include "pp/remote.h"
 #include "pp/report.h"
 #include "pp/timer.h"
 
@@ -20,6 +22,35 @@
  * wrong loop can take quadratic time at the large sizes), and once every
  * selected variant is settled the remaining sizes are not even allocated. */
 #define FAILURES_SHOWN 3
+/* A runner timed faster than this multiple of the copy bandwidth (or of the
+ * FP32 peak) is not believed: no kernel moves its bytes that fast. */
+#define PLAUSIBLE_MARGIN 1.5
+/* Failure notes kept for the verdict file. */
+#define VERDICT_NOTES 5
+
+/* One run of the driver: the lab, its options, its runner when it is the
+ * checker (remote.h), and what the verdict file will say. */
+typedef struct session {
+  const pp_problem *p;
+  const pp_options *o;
+  pp_runner *runner;
+  int cases;
+  double vs_peer, vs_first;
+  const char *best;
+  char notes[VERDICT_NOTES][512];
+  int note_count;
+} session;
+
+/* Prints a failure and keeps the first few for the verdict file. */
+static void report_failure(session *s, const char *format, ...) {
+  char line[512];
+  va_list args;
+  va_start(args, format);
+  vsnprintf(line, sizeof line, format, args);
+  va_end(args);
+  printf("FAIL %s\n", line);
+  if (s->note_count < VERDICT_NOTES) snprintf(s->notes[s->note_count++], sizeof *s->notes, "%s", line);
+}
 
 int pp_size_parse_1d(const char *text, pp_size *size) {
   uint64_t n;
@@ -80,12 +111,34 @@ static int launch_failed(const char *who, pp_verdict *v) {
   return 1;
 }
 
+/* Runs one variant once here, or in the runner when this is the checker. */
+static int launch(session *s, void *state, int variant, const char *who, pp_verdict *v) {
+  if (!s->runner || variant == PP_PEER) {
+    s->p->launch(state, variant);
+    return launch_failed(who, v);
+  }
+  PP_CHECK(cudaDeviceSynchronize()); /* the poison lands before the runner reads */
+  return pp_runner_launch(s->runner, variant, v->note, sizeof v->note) != 0;
+}
+
 /* Poisons the outputs, runs one variant once, and judges it. */
-static void run_once(const pp_problem *p, void *state, int variant, const char *who, pp_verdict *v) {
+static void run_once(session *s, void *state, int variant, const char *who, pp_verdict *v) {
   memset(v, 0, sizeof *v);
-  p->prepare(state);
-  p->launch(state, variant);
-  if (!launch_failed(who, v)) p->check(state, variant, v);
+  s->p->prepare(state);
+  if (!launch(s, state, variant, who, v)) s->p->check(state, variant, v);
+}
+
+/* Creates the state for @p size; the checker shares its buffers with the runner. */
+static void *create_state(session *s, const pp_size *size) {
+  if (s->runner) pp_runner_record();
+  void *state = s->p->create(size);
+  if (s->runner) pp_runner_share(s->runner, size);
+  return state;
+}
+
+static void destroy_state(session *s, void *state) {
+  if (s->runner) pp_runner_unshare(s->runner);
+  s->p->destroy(state);
 }
 
 /* 1 once every selected variant has failed FAILURES_SHOWN times. */
@@ -95,17 +148,19 @@ static int all_settled(const int *selected, const int *failed, int count) {
   return 1;
 }
 
-static int grade(const pp_problem *p, const pp_options *o, const int *selected) {
+static int grade(session *s, const int *selected) {
+  const pp_problem *p = s->p;
+  const pp_options *o = s->o;
   const char *const *sizes = o->quick ? p->quick_sizes : p->grade_sizes;
   const char *given[2] = {o->size, NULL};
   if (o->size) sizes = given;
   int count = p->variant_count();
   int *cases = calloc((size_t)count, sizeof *cases), *failed = calloc((size_t)count, sizeof *failed);
-  for (size_t s = 0; sizes[s] && !all_settled(selected, failed, count); ++s) {
+  for (size_t k = 0; sizes[k] && !all_settled(selected, failed, count); ++k) {
     pp_size size;
     char label[96];
-    if (p->parse_size(sizes[s], &size)) {
-      fprintf(stderr, "grader error: size '%s' of %s does not parse\n", sizes[s], p->lab);
+    if (p->parse_size(sizes[k], &size)) {
+      fprintf(stderr, "grader error: size '%s' of %s does not parse\n", sizes[k], p->lab);
       exit(PP_EXIT_FAIL);
     }
     p->format_size(&size, label, sizeof label);
@@ -117,25 +172,26 @@ static int grade(const pp_problem *p, const pp_options *o, const int *selected) 
       continue;
     }
     int seeds = o->quick || need > ONE_SEED_BYTES ? 1 : o->seeds;
-    void *state = p->create(&size);
-    for (int k = 0; k < seeds; ++k) {
-      uint64_t seed = o->seed + (uint64_t)k;
+    void *state = create_state(s, &size);
+    for (int j = 0; j < seeds; ++j) {
+      uint64_t seed = o->seed + (uint64_t)j;
       for (int d = 0; p->datasets[d]; ++d) {
         p->fill(state, seed, d);
         for (int v = 0; v < count; ++v) {
           if (!selected[v] || failed[v] >= FAILURES_SHOWN) continue;
           const char *name = p->variant(v).name;
           pp_verdict verdict;
-          run_once(p, state, v, name, &verdict);
+          run_once(s, state, v, name, &verdict);
           cases[v]++;
+          s->cases++;
           if (verdict.correct) continue;
           failed[v]++;
-          printf("FAIL %s at size %s, seed %llu, data %s: %s\n", name, label,
-                 (unsigned long long)seed, p->datasets[d], verdict.note);
+          report_failure(s, "%s at size %s, seed %llu, data %s: %s", name, label,
+                         (unsigned long long)seed, p->datasets[d], verdict.note);
         }
       }
     }
-    p->destroy(state);
+    destroy_state(s, state);
     printf("checked size %s (%d seed%s from %llu)\n", label, seeds, seeds > 1 ? "s" : "",
            (unsigned long long)o->seed);
   }
@@ -177,17 +233,24 @@ static void cpu_run(void *ctx) {
   t->problem->cpu_reference(t->state);
 }
 
+/* Times one variant: here, or in the runner when this is the checker. */
+static int time_variant(session *s, void *state, int variant, pp_timing *t, pp_verdict *v) {
+  if (s->runner && variant != PP_PEER)
+    return pp_runner_time(s->runner, variant, s->o->warmup, s->o->reps, t, v->note, sizeof v->note);
+  timed_run run = {s->p, state, variant};
+  *t = pp_time_device(prepare_run, launch_run, &run, s->o->warmup, s->o->reps);
+  return launch_failed("timing", v);
+}
+
 /* Checks a variant once, times it if it was right, and checks it again. */
-static void measure(const pp_problem *p, void *state, int variant, const pp_options *o, pp_result *r) {
+static void measure(session *s, void *state, int variant, pp_result *r) {
   pp_verdict v;
-  run_once(p, state, variant, r->name, &v);
+  run_once(s, state, variant, r->name, &v);
   int timed = v.correct;
   if (timed) {
-    timed_run t = {p, state, variant};
-    r->time = pp_time_device(prepare_run, launch_run, &t, o->warmup, o->reps);
-    r->ran = 1;
     memset(&v, 0, sizeof v);
-    if (!launch_failed(r->name, &v)) p->check(state, variant, &v);
+    r->ran = !time_variant(s, state, variant, &r->time, &v);
+    if (r->ran) s->p->check(state, variant, &v);
   }
   r->correct = v.correct;
   r->rel_error = v.rel_error;
@@ -197,8 +260,25 @@ static void measure(const pp_problem *p, void *state, int variant, const pp_opti
     r->note[sizeof r->note - 2] = '~'; /* mark the cut */
 }
 
-static int bench(const pp_problem *p, const pp_options *o, const int *selected, const pp_device *dev,
-                 const pp_size *size) {
+/* The checker does not believe a runner that reports a time no kernel could
+ * reach: the bytes at PLAUSIBLE_MARGIN times the copy bandwidth, or the
+ * flops at that margin over an FP32 peak counted generously (128 lanes per SM). */
+static void check_plausible(const pp_report *report, const pp_device *dev, pp_result *r) {
+  double floor_ms = report->bytes / (PLAUSIBLE_MARGIN * report->copy_gbps * 1e9) * 1e3;
+  if (report->flops > 0) {
+    double peak = 2.0 * 128.0 * dev->sm_count * dev->clock_khz * 1e3;
+    double flops_floor_ms = report->flops / (PLAUSIBLE_MARGIN * peak) * 1e3;
+    floor_ms = flops_floor_ms < floor_ms ? floor_ms : flops_floor_ms;
+  }
+  if (!r->ran || r->time.median_ms >= floor_ms) return;
+  r->correct = 0;
+  snprintf(r->note, sizeof r->note, "reported %.4f ms, faster than this GPU can do the work (%.4f ms): not believed",
+           r->time.median_ms, floor_ms);
+}
+
+static int bench(session *s, const int *selected, const pp_device *dev, const pp_size *size) {
+  const pp_problem *p = s->p;
+  const pp_options *o = s->o;
   int count = p->variant_count();
   pp_report report;
   memset(&report, 0, sizeof report);
@@ -217,7 +297,7 @@ static int bench(const pp_problem *p, const pp_options *o, const int *selected, 
   if (copy_bytes > ((size_t)1 << 29)) copy_bytes = (size_t)1 << 29;
   report.copy_gbps = pp_device_copy_gbps(copy_bytes);
 
-  void *state = p->create(size);
+  void *state = create_state(s, size);
   p->fill(state, o->seed, p->bench_dataset);
 
   timed_run cpu = {p, state, 0};
@@ -226,9 +306,10 @@ static int bench(const pp_problem *p, const pp_options *o, const int *selected, 
   report.cpu.time = pp_time_host(cpu_run, &cpu, 3);
 
   report.peer = (pp_result){.name = p->peer_name, .what = "the library peer", .index = -1};
-  measure(p, state, PP_PEER, o, &report.peer);
+  measure(s, state, PP_PEER, &report.peer);
 
   report.variants = calloc((size_t)count, sizeof *report.variants);
+  const pp_result *best = NULL;
   for (int v = 0; v < count; ++v) {
     if (!selected[v]) continue;
     pp_result *r = &report.variants[report.count++];
@@ -236,16 +317,29 @@ static int bench(const pp_problem *p, const pp_options *o, const int *selected, 
     r->name = info.name;
     r->what = info.what;
     r->index = v;
-    measure(p, state, v, o, r);
+    measure(s, state, v, r);
+    if (s->runner) check_plausible(&report, dev, r);
+    if (r->correct && r->ran && (!best || r->time.median_ms < best->time.median_ms)) best = r;
   }
-  p->destroy(state);
+  destroy_state(s, state);
 
   pp_report_print(stdout, &report);
   int status = report.peer.correct ? PP_EXIT_PASS : PP_EXIT_FAIL;
   for (int i = 0; i < report.count; ++i)
-    if (!report.variants[i].correct) status = PP_EXIT_FAIL;
-  if (o->min_speedup > 0 && report.count > 0) {
-    const pp_result *first = &report.variants[0], *last = &report.variants[report.count - 1];
+    if (!report.variants[i].correct) {
+      status = PP_EXIT_FAIL;
+      if (s->note_count < VERDICT_NOTES)
+        snprintf(s->notes[s->note_count++], sizeof *s->notes, "%.100s: %.255s", report.variants[i].name,
+                 report.variants[i].note);
+    }
+  const pp_result *first = report.count ? &report.variants[0] : NULL;
+  if (best) {
+    s->best = best->name;
+    if (report.peer.ran) s->vs_peer = report.peer.time.median_ms / best->time.median_ms;
+    if (first->ran) s->vs_first = first->time.median_ms / best->time.median_ms;
+  }
+  if (o->min_speedup > 0 && first) {
+    const pp_result *last = &report.variants[report.count - 1];
     double speedup = first->ran && last->ran ? first->time.median_ms / last->time.median_ms : 0.0;
     printf("%s %s is %.2fx %s; the grader asks for at least %.2fx\n",
            speedup >= o->min_speedup ? "PASS" : "FAIL", last->name, speedup, first->name,
@@ -254,6 +348,67 @@ static int bench(const pp_problem *p, const pp_options *o, const int *selected, 
   }
   if (o->json && pp_report_write_json(&report, o->json)) status = PP_EXIT_FAIL;
   free(report.variants);
+  return status;
+}
+
+/* Writes the verdict for grading/grade: "key value" lines, renamed into place
+ * whole so that a half-written file is never read. */
+static void write_verdict(const session *s, int status) {
+  if (!s->o->verdict) return;
+  const char *word = status == PP_EXIT_PASS   ? "pass"
+                     : status == PP_EXIT_FAIL ? "fail"
+                     : status == PP_EXIT_SKIP ? "skip"
+                                              : "error";
+  char temporary[4096];
+  snprintf(temporary, sizeof temporary, "%s.part", s->o->verdict);
+  FILE *f = fopen(temporary, "w");
+  if (!f) {
+    fprintf(stderr, "error: cannot write %s\n", temporary);
+    return;
+  }
+  fprintf(f, "status %s\n", word);
+  if (status != PP_EXIT_SKIP) fprintf(f, "seed %llu\n", (unsigned long long)s->o->seed);
+  if (s->cases) fprintf(f, "cases %d\n", s->cases);
+  if (s->best) fprintf(f, "best %s\n", s->best);
+  if (s->vs_peer > 0) fprintf(f, "vs_peer %.4f\n", s->vs_peer);
+  if (s->vs_first > 0) fprintf(f, "vs_first %.4f\n", s->vs_first);
+  for (int i = 0; i < s->note_count; ++i) {
+    fputs("note ", f);
+    for (const char *c = s->notes[i]; *c; ++c) fputc(*c == '\n' ? ' ' : *c, f);
+    fputc('\n', f);
+  }
+  if (fclose(f) || rename(temporary, s->o->verdict))
+    fprintf(stderr, "error: cannot write %s\n", s->o->verdict);
+}
+
+/* Everything after the command line is parsed and the device is open. */
+static int run(session *s, const int *selected, const pp_device *dev, const pp_size *size) {
+  const pp_problem *p = s->p;
+  const pp_options *o = s->o;
+  if (o->mode == PP_MODE_BENCH || o->size) {
+    size_t need = p->device_bytes(size), free_bytes = pp_device_free_bytes();
+    if (need > free_bytes) {
+      char label[96];
+      p->format_size(size, label, sizeof label);
+      if (o->or_skip) {
+        printf("size %s needs %.2f GiB of device memory, %.2f GiB free: skipped\n", label,
+               gib(need), gib(free_bytes));
+        return PP_EXIT_SKIP;
+      }
+      fprintf(stderr, "error: size %s needs %.2f GiB of device memory; %s has %.2f GiB free\n",
+              label, gib(need), dev->name, gib(free_bytes));
+      fprintf(stderr, "       choose a smaller one with --size\n");
+      return PP_EXIT_USAGE;
+    }
+  }
+  printf("%s on %s; seed %llu (--seed to change)%s\n", p->lab, dev->name,
+         (unsigned long long)o->seed, o->runner ? "; variants run by the submission's process" : "");
+  if (o->runner) s->runner = pp_runner_new(p, o->runner, o->timeout_s);
+  int status = o->mode == PP_MODE_GRADE ? grade(s, selected) : bench(s, selected, dev, size);
+  if (pp_runner_stop(s->runner, stdout)) {
+    status = PP_EXIT_FAIL;
+    report_failure(s, "the submission's process did not end cleanly (see its output above)");
+  }
   return status;
 }
 
@@ -286,33 +441,17 @@ int pp_main(const pp_problem *p, int argc, char **argv) {
       return PP_EXIT_USAGE;
     }
   }
-  if (o.mode == PP_MODE_PROBE) {
-    const char *why = NULL;
-    if (pp_device_available(&why)) return PP_EXIT_PASS;
+  session s = {.p = p, .o = &o};
+  const char *why = NULL;
+  if (!pp_device_available(&why)) {
     printf("no CUDA device (%s): skipped\n", why);
-    return PP_EXIT_SKIP;
+    status = PP_EXIT_SKIP;
+  } else if (o.mode != PP_MODE_PROBE) {
+    pp_device dev;
+    pp_device_open(&dev);
+    status = o.mode == PP_MODE_SERVE ? pp_serve(p) : run(&s, selected, &dev, &size);
   }
-
-  pp_device dev;
-  pp_device_open(&dev);
-  if (o.mode == PP_MODE_BENCH || o.size) {
-    size_t need = p->device_bytes(&size), free_bytes = pp_device_free_bytes();
-    if (need > free_bytes) {
-      char label[96];
-      p->format_size(&size, label, sizeof label);
-      if (o.or_skip) {
-        printf("size %s needs %.2f GiB of device memory, %.2f GiB free: skipped\n", label,
-               gib(need), gib(free_bytes));
-        return PP_EXIT_SKIP;
-      }
-      fprintf(stderr, "error: size %s needs %.2f GiB of device memory; %s has %.2f GiB free\n",
-              label, gib(need), dev.name, gib(free_bytes));
-      fprintf(stderr, "       choose a smaller one with --size\n");
-      return PP_EXIT_USAGE;
-    }
-  }
-  printf("%s on %s; seed %llu (--seed to change)\n", p->lab, dev.name, (unsigned long long)o.seed);
-  status = o.mode == PP_MODE_GRADE ? grade(p, &o, selected) : bench(p, &o, selected, &dev, &size);
+  write_verdict(&s, status);
   free(selected);
   return status;
 }

@@ -19,6 +19,7 @@ typedef enum pp_mode {
   PP_MODE_GRADE, /**< check the variants over the grader's sizes and seeds */
   PP_MODE_LIST,  /**< print the variants */
   PP_MODE_PROBE, /**< exit 0 if there is a CUDA device, 77 if not */
+  PP_MODE_SERVE, /**< answer a checker's requests on descriptor 3 (remote.h) */
   PP_MODE_HELP   /**< print usage */
 } pp_mode;
 
@@ -35,6 +36,9 @@ typedef struct pp_options {
   int quick;            /**< grade only the small sizes (for sanitizer runs) */
   double min_speedup;   /**< bench: least speedup of the last variant over the first, or 0 */
   int or_skip;          /**< a --size too large for the GPU exits 77 (skipped), not 2 */
+  const char *verdict;  /**< where to write the verdict file, or NULL */
+  double timeout_s;     /**< checker: seconds one launch may take in the runner */
+  char **runner;        /**< checker: the runner's command (after `--`), NULL-terminated; or NULL */
 } pp_options;
 
 /**

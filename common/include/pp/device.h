@@ -18,6 +18,7 @@ typedef struct pp_device {
   int cc_major;              /**< compute capability, major */
   int cc_minor;              /**< compute capability, minor */
   int sm_count;              /**< streaming multiprocessors */
+  int clock_khz;             /**< peak SM clock */
   size_t l2_bytes;           /**< L2 cache size */
   size_t global_bytes;       /**< device memory size */
   double theoretical_gbps;   /**< 2 x memory clock x bus width, in GB/s */

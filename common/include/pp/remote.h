@@ -1,0 +1,115 @@
+/**
+ * @file remote.h
+ * @brief The checker/runner split: verdicts decided in a process that holds no student code.
+ *
+ * When a submission is graded (grading/grade), each lab has two programs. The
+ * runner, `bin/NN-lab`, is the grader linked with the student's file. The checker,
+ * `bin/NN-lab-checker`, is the same grader and harness without the student's
+ * code. The checker starts the runner with `--serve` on a socket (descriptor
+ * 3), then does everything that decides a verdict itself: it allocates and
+ * poisons every device buffer, draws the inputs, computes the reference and
+ * judges the outputs. It shares the buffers with the runner through CUDA IPC;
+ * the runner only launches, or times, the student's variant on them.
+ *
+ * A runner that crashes, loses its CUDA context or does not answer in time is
+ * stopped (its whole process group) and started again for the next request,
+ * so a bad variant fails its own cases only. Everything the runner prints is
+ * captured and shown afterwards, each line marked `submission| `: a printed
+ * "PASS" is just text.
+ */
+#ifndef PP_REMOTE_H
+#define PP_REMOTE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "pp/lab.h"
+#include "pp/timer.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The checker's handle on a runner process. */
+typedef struct pp_runner pp_runner;
+
+/**
+ * Prepares to run @p command (the runner, perhaps behind a wrapper such as
+ * compute-sanitizer) with `--serve` appended. The process starts on the first
+ * request, and again after it dies.
+ * @param problem    the lab, for its variant table
+ * @param command    program and arguments, NULL-terminated; kept, not copied
+ * @param timeout_s  seconds a launch may take before the runner is stopped
+ * @return the handle, to release with pp_runner_stop()
+ */
+pp_runner *pp_runner_new(const pp_problem *problem, char *const *command, double timeout_s);
+
+/**
+ * Starts recording the device buffers the checker allocates, for
+ * pp_runner_share(). Call it just before pp_problem::create.
+ */
+void pp_runner_record(void);
+
+/**
+ * Gives the runner the buffers allocated since pp_runner_record(), so that it
+ * builds the same state on them.
+ * @param runner  the runner
+ * @param size    the size the state was created for
+ */
+void pp_runner_share(pp_runner *runner, const pp_size *size);
+
+/**
+ * Makes the runner let go of the shared buffers; call it before
+ * pp_problem::destroy frees them.
+ * @param runner  the runner
+ */
+void pp_runner_unshare(pp_runner *runner);
+
+/**
+ * Has the runner launch @p variant once and wait for it.
+ * @param runner   the runner
+ * @param variant  the variant's index
+ * @param note     receives what went wrong
+ * @param len      size of @p note
+ * @return 0, or -1 with @p note saying why (CUDA error, crash, time limit, a variant table that differs)
+ */
+int pp_runner_launch(pp_runner *runner, int variant, char *note, size_t len);
+
+/**
+ * Has the runner time @p variant with pp_time_device(), poisoning the outputs
+ * before every repetition.
+ * @param runner   the runner
+ * @param variant  the variant's index
+ * @param warmup   untimed repetitions
+ * @param reps     timed repetitions
+ * @param timing   receives the runner's measurement
+ * @param note     receives what went wrong
+ * @param len      size of @p note
+ * @return 0, or -1 with @p note saying why
+ */
+int pp_runner_time(pp_runner *runner, int variant, int warmup, int reps, pp_timing *timing,
+                   char *note, size_t len);
+
+/**
+ * Asks the runner to quit, prints what it wrote (each line marked), and
+ * releases the handle.
+ * @param runner  the runner, or NULL
+ * @param out     where the runner's output goes
+ * @return 0 if the runner quit cleanly with status 0 (or never started);
+ *         -1 otherwise, e.g. when compute-sanitizer wrapping it reported errors
+ */
+int pp_runner_stop(pp_runner *runner, FILE *out);
+
+/**
+ * The runner's side (`--serve`): answers the checker's requests on
+ * descriptor 3 until told to quit.
+ * @param problem  the lab
+ * @return an exit code from ::pp_exit_code
+ */
+int pp_serve(const pp_problem *problem);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,454 @@
+#define _POSIX_C_SOURCE 200809L
+#include "pp/remote.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pp/check.h"
+#include "share.h"
+
+/* The runner's end of the socket. */
+#define SERVE_FD 3
+/* Variant names cross the socket in records of this size. */
+#define NAME_BYTES 64
+/* Output of the runner shown at most (the rest is counted, not shown). */
+#define OUTPUT_LINES 200
+/* A timing request covers many launches: it may take this many times longer. */
+#define TIME_REQUEST_FACTOR 4
+
+enum op { OP_HELLO, OP_SHARE, OP_UNSHARE, OP_LAUNCH, OP_TIME, OP_QUIT };
+
+typedef struct request {
+  int32_t op, variant, warmup, reps, count; /* count: buffers that follow OP_SHARE */
+  pp_size size;
+} request;
+
+typedef struct reply {
+  int32_t status; /* 0 done; 1 failed, see note */
+  int32_t count;  /* OP_HELLO: variant names that follow */
+  pp_timing timing;
+  char note[256];
+} reply;
+
+struct pp_runner {
+  const pp_problem *problem;
+  char **argv; /* command + "--serve" */
+  double timeout_s;
+  pid_t pid;   /* 0 when not running */
+  int socket;
+  int output;  /* a temporary file that collects everything the runner prints */
+  int table_differs;
+  char table_note[256];
+  int shared;  /* the state below has been sent to the running process */
+  pp_size size;
+  pp_shared_buffer *buffers;
+  int buffer_count;
+};
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int send_all(int fd, const void *data, size_t bytes) {
+  const char *p = data;
+  while (bytes) {
+    ssize_t n = send(fd, p, bytes, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return -1;
+    p += n;
+    bytes -= (size_t)n;
+  }
+  return 0;
+}
+
+/* Reads exactly @p bytes; waits until @p deadline (seconds, now_s clock) or forever if 0.
+ * Returns 0, -1 at end of stream or error, -2 when the deadline passed. */
+static int recv_all(int fd, void *data, size_t bytes, double deadline) {
+  char *p = data;
+  while (bytes) {
+    if (deadline > 0) {
+      double left = deadline - now_s();
+      if (left <= 0) return -2;
+      struct pollfd pfd = {fd, POLLIN, 0};
+      int ready = poll(&pfd, 1, (int)(left * 1000) + 1);
+      if (ready < 0 && errno == EINTR) continue;
+      if (ready == 0) return -2;
+    }
+    ssize_t n = recv(fd, p, bytes, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return -1;
+    p += n;
+    bytes -= (size_t)n;
+  }
+  return 0;
+}
+
+/* ---- the checker's side ---- */
+
+pp_runner *pp_runner_new(const pp_problem *problem, char *const *command, double timeout_s) {
+  pp_runner *r = calloc(1, sizeof *r);
+  int argc = 0;
+  while (command[argc]) ++argc;
+  r->argv = calloc((size_t)argc + 2, sizeof *r->argv);
+  memcpy(r->argv, command, (size_t)argc * sizeof *r->argv);
+  r->argv[argc] = "--serve";
+  r->problem = problem;
+  r->timeout_s = timeout_s;
+  r->socket = -1;
+  char path[] = "/tmp/pp-runner-output-XXXXXX";
+  r->output = mkstemp(path);
+  if (r->output < 0) {
+    perror("error: cannot create a file for the runner's output");
+    exit(PP_EXIT_USAGE);
+  }
+  unlink(path);
+  return r;
+}
+
+/* Waits up to @p seconds for the runner to end; returns 1 with its status if it did. */
+static int wait_for(pid_t pid, double seconds, int *status) {
+  double deadline = now_s() + seconds;
+  for (;;) {
+    pid_t done = waitpid(pid, status, WNOHANG);
+    if (done == pid) return 1;
+    if (done < 0 || now_s() >= deadline) return 0;
+    struct timespec pause = {0, 20 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+  }
+}
+
+/* Stops the process group at once; the runner is started again on the next request. */
+static void kill_runner(pp_runner *r) {
+  if (r->pid > 0) {
+    kill(-r->pid, SIGKILL);
+    waitpid(r->pid, NULL, 0);
+  }
+  if (r->socket >= 0) close(r->socket);
+  r->pid = 0;
+  r->socket = -1;
+  r->shared = 0;
+}
+
+/* Describes how a runner that stopped answering ended. */
+static void describe_end(pp_runner *r, int got, const char *doing, char *note, size_t len) {
+  if (got == -2) {
+    snprintf(note, len, "did not finish %s within %.0f s (an endless loop or a deadlock?): stopped",
+             doing, r->timeout_s);
+    kill_runner(r);
+    return;
+  }
+  int status = 0;
+  if (r->pid > 0 && wait_for(r->pid, r->timeout_s, &status)) {
+    r->pid = 0;
+    if (WIFSIGNALED(status))
+      snprintf(note, len, "the submission's process died of signal %d %s", WTERMSIG(status), doing);
+    else
+      snprintf(note, len, "the submission's process exited (status %d) %s", WEXITSTATUS(status),
+               doing);
+  } else {
+    snprintf(note, len, "the submission's process stopped answering %s", doing);
+  }
+  kill_runner(r);
+}
+
+/* One request and its reply; -1 with a note if the runner did not answer. */
+static int ask(pp_runner *r, const request *q, const void *extra, size_t extra_bytes, reply *a,
+               double timeout_s, const char *doing, char *note, size_t len) {
+  int got = send_all(r->socket, q, sizeof *q);
+  if (!got && extra_bytes) got = send_all(r->socket, extra, extra_bytes);
+  if (!got) got = recv_all(r->socket, a, sizeof *a, now_s() + timeout_s);
+  if (got) describe_end(r, got, doing, note, len);
+  return got ? -1 : 0;
+}
+
+static int start(pp_runner *r, char *note, size_t len) {
+  int pair[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM, 0, pair)) {
+    snprintf(note, len, "cannot create a socket: %s", strerror(errno));
+    return -1;
+  }
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0) {
+    snprintf(note, len, "cannot start the runner: %s", strerror(errno));
+    close(pair[0]);
+    close(pair[1]);
+    return -1;
+  }
+  if (pid == 0) {
+    /* Its own process group, so that a time limit stops a wrapper and its child together. */
+    setpgid(0, 0);
+    int devnull = open("/dev/null", O_RDONLY);
+    dup2(devnull, 0);
+    dup2(r->output, 1);
+    dup2(r->output, 2);
+    dup2(pair[1], SERVE_FD);
+    for (int fd = SERVE_FD + 1; fd < 1024; ++fd) close(fd);
+    execvp(r->argv[0], r->argv);
+    fprintf(stderr, "cannot run %s: %s\n", r->argv[0], strerror(errno));
+    _exit(127);
+  }
+  setpgid(pid, pid);
+  close(pair[1]);
+  r->pid = pid;
+  r->socket = pair[0];
+
+  /* The runner must export the variant table the checker was built with. */
+  request q = {.op = OP_HELLO};
+  reply a;
+  if (ask(r, &q, NULL, 0, &a, r->timeout_s, "while starting", note, len)) return -1;
+  int count = r->problem->variant_count();
+  char (*names)[NAME_BYTES] = calloc((size_t)(a.count > 0 ? a.count : 1), NAME_BYTES);
+  int got = a.count >= 0 && a.count < 1000
+                ? recv_all(r->socket, names, (size_t)a.count * NAME_BYTES, now_s() + r->timeout_s)
+                : -1;
+  if (got) {
+    free(names);
+    describe_end(r, got, "while starting", note, len);
+    return -1;
+  }
+  r->table_differs = a.count != count;
+  for (int i = 0; i < count && !r->table_differs; ++i)
+    r->table_differs = strncmp(names[i], r->problem->variant(i).name, NAME_BYTES - 1) != 0;
+  if (r->table_differs)
+    snprintf(r->table_note, sizeof r->table_note,
+             "the submission's variant table is not the handout's (%d variants, first '%.40s'): "
+             "rename nothing and keep every entry",
+             a.count, a.count > 0 ? names[0] : "");
+  free(names);
+  return 0;
+}
+
+/* Starts the runner if needed and gives it the current state. */
+static int ready(pp_runner *r, char *note, size_t len) {
+  if (!r->pid && start(r, note, len)) return -1;
+  if (r->shared || !r->buffers) return 0;
+  request q = {.op = OP_SHARE, .count = r->buffer_count, .size = r->size};
+  reply a;
+  if (ask(r, &q, r->buffers, (size_t)r->buffer_count * sizeof *r->buffers, &a, r->timeout_s,
+          "while opening the buffers", note, len))
+    return -1;
+  if (a.status) {
+    snprintf(note, len, "%s", a.note);
+    return -1;
+  }
+  r->shared = 1;
+  return 0;
+}
+
+void pp_runner_record(void) {
+  pp_share_record();
+}
+
+void pp_runner_share(pp_runner *r, const pp_size *size) {
+  const pp_shared_buffer *list;
+  r->buffer_count = pp_share_recorded(&list);
+  r->buffers = realloc(r->buffers, (size_t)(r->buffer_count ? r->buffer_count : 1) * sizeof *list);
+  memcpy(r->buffers, list, (size_t)r->buffer_count * sizeof *list);
+  r->size = *size;
+  r->shared = 0; /* sent with the next request */
+}
+
+void pp_runner_unshare(pp_runner *r) {
+  if (r->pid && r->shared) {
+    request q = {.op = OP_UNSHARE};
+    reply a;
+    char note[256];
+    ask(r, &q, NULL, 0, &a, r->timeout_s, "while closing the buffers", note, sizeof note);
+  }
+  free(r->buffers);
+  r->buffers = NULL;
+  r->buffer_count = 0;
+  r->shared = 0;
+}
+
+static int run_request(pp_runner *r, request *q, reply *a, double timeout_s, const char *doing,
+                       char *note, size_t len) {
+  if (ready(r, note, len)) return -1;
+  if (r->table_differs) {
+    snprintf(note, len, "%s", r->table_note);
+    return -1;
+  }
+  if (ask(r, q, NULL, 0, a, timeout_s, doing, note, len)) return -1;
+  if (a->status) {
+    snprintf(note, len, "%s", a->note);
+    return -1;
+  }
+  return 0;
+}
+
+int pp_runner_launch(pp_runner *r, int variant, char *note, size_t len) {
+  request q = {.op = OP_LAUNCH, .variant = variant};
+  reply a;
+  return run_request(r, &q, &a, r->timeout_s, "while running it", note, len);
+}
+
+int pp_runner_time(pp_runner *r, int variant, int warmup, int reps, pp_timing *timing, char *note,
+                   size_t len) {
+  request q = {.op = OP_TIME, .variant = variant, .warmup = warmup, .reps = reps};
+  reply a;
+  if (run_request(r, &q, &a, TIME_REQUEST_FACTOR * r->timeout_s, "while timing it", note, len))
+    return -1;
+  *timing = a.timing;
+  return 0;
+}
+
+/* Copies the runner's output to @p out, each line marked as the submission's. */
+static void show_output(int fd, FILE *out) {
+  FILE *in = fdopen(dup(fd), "r");
+  if (!in) return;
+  rewind(in);
+  char line[1024];
+  int lines = 0, at_line_start = 1;
+  while (fgets(line, sizeof line, in)) {
+    if (at_line_start && ++lines > OUTPUT_LINES) continue;
+    fprintf(out, "%s%s", at_line_start ? "submission| " : "", line);
+    at_line_start = strchr(line, '\n') != NULL;
+  }
+  if (!at_line_start && lines <= OUTPUT_LINES) fputc('\n', out);
+  if (lines > OUTPUT_LINES) fprintf(out, "submission| ... %d more lines\n", lines - OUTPUT_LINES);
+  fclose(in);
+}
+
+int pp_runner_stop(pp_runner *r, FILE *out) {
+  if (!r) return 0;
+  int clean = 0;
+  if (r->pid) {
+    request q = {.op = OP_QUIT};
+    send_all(r->socket, &q, sizeof q);
+    /* Give it the time limit to finish (compute-sanitizer writes its report now). */
+    int status = 0;
+    if (wait_for(r->pid, r->timeout_s, &status)) {
+      r->pid = 0;
+      clean = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+      if (!clean)
+        fprintf(out, "FAIL the submission's process ended with %s %d after its last request\n",
+                WIFEXITED(status) ? "status" : "signal",
+                WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+    } else {
+      fprintf(out, "FAIL the submission's process did not quit within %.0f s\n", r->timeout_s);
+    }
+    kill_runner(r);
+  } else {
+    clean = 1;
+  }
+  show_output(r->output, out);
+  close(r->output);
+  free(r->buffers);
+  free(r->argv);
+  free(r);
+  return clean ? 0 : -1;
+}
+
+/* ---- the runner's side ---- */
+
+typedef struct served {
+  const pp_problem *problem;
+  void *state;
+  int variant;
+} served;
+
+static void serve_prepare(void *ctx) {
+  served *s = ctx;
+  s->problem->prepare(s->state);
+}
+
+static void serve_launch(void *ctx) {
+  served *s = ctx;
+  s->problem->launch(s->state, s->variant);
+}
+
+/* Waits for the launch just made; on a CUDA error fills the reply. Returns 1
+ * if the context is lost (the runner must end after replying). */
+static int serve_wait(reply *a) {
+  cudaError_t err = cudaGetLastError();
+  if (err == cudaSuccess) err = cudaDeviceSynchronize();
+  if (err == cudaSuccess) return 0;
+  a->status = 1;
+  snprintf(a->note, sizeof a->note, "CUDA error %s (%s) while running it", cudaGetErrorName(err),
+           cudaGetErrorString(err));
+  cudaGetLastError();
+  return cudaDeviceSynchronize() != cudaSuccess;
+}
+
+int pp_serve(const pp_problem *p) {
+  struct stat st;
+  if (fstat(SERVE_FD, &st) || !S_ISSOCK(st.st_mode)) {
+    fprintf(stderr, "error: --serve is how a checker drives this runner; it needs a socket on "
+                    "descriptor %d\n",
+            SERVE_FD);
+    return PP_EXIT_USAGE;
+  }
+  served s = {p, NULL, 0};
+  for (;;) {
+    request q;
+    reply a;
+    memset(&a, 0, sizeof a);
+    if (recv_all(SERVE_FD, &q, sizeof q, 0)) return PP_EXIT_FAIL; /* the checker is gone */
+    int lost = 0;
+    switch (q.op) {
+    case OP_HELLO: {
+      int count = p->variant_count();
+      a.count = count;
+      if (send_all(SERVE_FD, &a, sizeof a)) return PP_EXIT_FAIL;
+      for (int i = 0; i < count; ++i) {
+        char name[NAME_BYTES] = {0};
+        snprintf(name, sizeof name, "%s", p->variant(i).name);
+        if (send_all(SERVE_FD, name, sizeof name)) return PP_EXIT_FAIL;
+      }
+      continue;
+    }
+    case OP_SHARE: {
+      pp_shared_buffer *list = malloc((size_t)(q.count > 0 ? q.count : 1) * sizeof *list);
+      if (q.count < 0 || recv_all(SERVE_FD, list, (size_t)q.count * sizeof *list, 0))
+        return PP_EXIT_FAIL;
+      if (s.state) p->destroy(s.state);
+      pp_share_import(list, q.count);
+      free(list);
+      s.state = p->create(&q.size);
+      if (pp_share_unused()) {
+        a.status = 1;
+        snprintf(a.note, sizeof a.note, "the runner's state does not match the checker's");
+      }
+      break;
+    }
+    case OP_UNSHARE:
+      if (s.state) p->destroy(s.state);
+      s.state = NULL;
+      break;
+    case OP_LAUNCH:
+    case OP_TIME:
+      if (!s.state || q.variant < 0 || q.variant >= p->variant_count()) {
+        a.status = 1;
+        snprintf(a.note, sizeof a.note, "request for variant %d out of order", q.variant);
+        break;
+      }
+      s.variant = q.variant;
+      if (q.op == OP_LAUNCH) {
+        serve_launch(&s);
+      } else if (q.warmup >= 0 && q.reps > 0) {
+        a.timing = pp_time_device(serve_prepare, serve_launch, &s, q.warmup, q.reps);
+      }
+      lost = serve_wait(&a);
+      break;
+    case OP_QUIT:
+      if (s.state) p->destroy(s.state);
+      return PP_EXIT_PASS;
+    default:
+      return PP_EXIT_FAIL;
+    }
+    if (send_all(SERVE_FD, &a, sizeof a) || lost) return PP_EXIT_FAIL;
+  }
+}

@@ -1,0 +1,26 @@
+/* Device buffers shared between the checker and the runner (remote.h): the
+ * checker records what pp_buffer_alloc() allocates; the runner, building the
+ * same state, opens those allocations instead of making its own. */
+#ifndef PP_SHARE_H
+#define PP_SHARE_H
+
+#include <stdint.h>
+
+#include <cuda_runtime_api.h>
+
+/** One allocation as it crosses between processes. */
+typedef struct pp_shared_buffer {
+  cudaIpcMemHandle_t handle;
+  uint64_t bytes; /* usable bytes, as pp_buffer::bytes */
+} pp_shared_buffer;
+
+/* The checker: record the allocations from now on (forgetting earlier ones). */
+void pp_share_record(void);
+/* The checker: the allocations recorded so far. */
+int pp_share_recorded(const pp_shared_buffer **list);
+/* The runner: the next allocations open these, in order. */
+void pp_share_import(const pp_shared_buffer *list, int count);
+/* The runner: how many imported buffers were not used (0 when the states match). */
+int pp_share_unused(void);
+
+#endif
