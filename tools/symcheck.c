@@ -25,6 +25,8 @@ enum { PASS = 0, FAIL = 1, USAGE = 2 };
 
 typedef struct function {
   char name[256];
+  char section[64];       /* where it lies, for references made by section and offset */
+  unsigned long start;
   char refs[MAX_REFS][128]; /* symbols it calls or addresses, itself excluded */
   int ref_count;
 } function;
@@ -101,13 +103,38 @@ static int check_symbols(const char *object) {
   return pclose(nm) ? USAGE : PASS;
 }
 
-static void add_ref(function *f, const char *text) {
+/* Static functions are often referenced as "<section>+0x<offset>": finds the
+ * function at that place, or returns @p ref unchanged. */
+static const char *resolve(const char *ref) {
+  char section[64];
+  unsigned long offset;
+  if (ref[0] != '.' || sscanf(ref, "%63[^+]+%lx", section, &offset) != 2) return ref;
+  const function *best = NULL;
+  for (int i = 0; i < function_count; ++i) {
+    const function *f = &functions[i];
+    if (!strcmp(f->section, section) && f->start <= offset && (!best || f->start > best->start)) best = f;
+  }
+  return best ? best->name : ref;
+}
+
+/* Records what @p text names ("sym", "sym-0x4", ".text+0x1c"); a
+ * PC-relative reference to a place counts from the end of its 4-byte field. */
+static void add_ref(function *f, const char *text, int pc_relative) {
   char name[128];
-  size_t n = strcspn(text, "+-> \t\n");
+  size_t n = strcspn(text, " \t\n>");
   if (n == 0 || n >= sizeof name) return;
   memcpy(name, text, n);
   name[n] = '\0';
-  if (!strcmp(name, f->name) || name[0] == '.') return; /* itself, or a section-relative target */
+  unsigned long offset = 0;
+  char *plus = strchr(name, '+');
+  if (name[0] == '.') { /* a place: the section alone is its offset 0 */
+    if (plus) sscanf(plus + 1, "%lx", &offset);
+    plus = plus ? plus : name + strlen(name);
+    snprintf(plus, sizeof name - (size_t)(plus - name), "+%lx", offset + (pc_relative ? 4 : 0));
+  } else {
+    name[strcspn(name, "+-")] = '\0';
+  }
+  if (!strcmp(name, f->name)) return;
   for (int i = 0; i < f->ref_count; ++i)
     if (!strcmp(f->refs[i], name)) return;
   if (f->ref_count < MAX_REFS) snprintf(f->refs[f->ref_count++], sizeof *f->refs, "%s", name);
@@ -118,24 +145,28 @@ static void add_ref(function *f, const char *text) {
 static int read_functions(const char *object) {
   FILE *dump = run_tool("objdump -dr --no-show-raw-insn -w", object);
   if (!dump) return USAGE;
-  char line[2048];
+  char line[2048], section[64] = "";
   function *current = NULL;
   while (fgets(line, sizeof line, dump)) {
     char *open = strchr(line, '<');
+    if (sscanf(line, "Disassembly of section %63[^:]:", section) == 1) continue;
     if (isxdigit((unsigned char)line[0]) && open && strstr(line, ">:")) {
       if (function_count == MAX_FUNCTIONS) break;
       current = &functions[function_count++];
       memset(current, 0, sizeof *current);
       size_t n = strcspn(open + 1, ">");
       snprintf(current->name, sizeof current->name, "%.*s", (int)n, open + 1);
+      snprintf(current->section, sizeof current->section, "%s", section);
+      current->start = strtoul(line, NULL, 16);
       continue;
     }
     if (!current) continue;
     char *reloc = strstr(line, "R_X86_64_");
     if (!reloc) reloc = strstr(line, "R_AARCH64_");
     if (reloc) {
+      int pc_relative = strstr(reloc, "PC32") || strstr(reloc, "PLT32");
       reloc += strcspn(reloc, " \t");
-      add_ref(current, reloc + strspn(reloc, " \t"));
+      add_ref(current, reloc + strspn(reloc, " \t"), pc_relative);
       continue;
     }
     char *tab = strchr(line, '\t'); /* "addr:\tmnemonic operands" */
@@ -145,7 +176,7 @@ static int read_functions(const char *object) {
     if (!strcmp(mnemonic, "syscall") || !strcmp(mnemonic, "sysenter") || !strcmp(mnemonic, "svc") ||
         (!strcmp(mnemonic, "int") && strstr(tab, "$0x80")))
       refuse("%s enters the kernel directly: a lab file may only compute and launch", current->name);
-    if (open) add_ref(current, open + 1);
+    if (open && open[1] != '.') add_ref(current, open + 1, 0);
   }
   return pclose(dump) ? USAGE : PASS;
 }
@@ -154,7 +185,8 @@ static int read_functions(const char *object) {
  * host compiler may fold identical copies into one that the others call. */
 static int stub[MAX_FUNCTIONS];
 
-static int is_stub_name(const char *name) {
+static int is_stub_name(const char *ref) {
+  const char *name = resolve(ref);
   if (!strcmp(name, "exit")) return 1;
   for (int j = 0; j < function_count; ++j)
     if (stub[j] && !strcmp(functions[j].name, name)) return 1;
@@ -175,6 +207,14 @@ static void find_stubs(void) {
   }
 }
 
+/* Sections where a program keeps pointers it may call (not unwind or debug tables). */
+static int holds_pointers(const char *section) {
+  static const char *const kinds[] = {".data", ".rodata", ".init_array", ".fini_array", ".ctors", ".dtors"};
+  for (size_t i = 0; i < sizeof kinds / sizeof *kinds; ++i)
+    if (!strncmp(section, kinds[i], strlen(kinds[i]))) return 1;
+  return 0;
+}
+
 /* Code that is not such a copy must not reach exit, nor may data point at a copy. */
 static int check_exit(const char *object) {
   find_stubs();
@@ -182,14 +222,17 @@ static int check_exit(const char *object) {
     for (int r = 0; r < functions[i].ref_count && !stub[i]; ++r)
       if (is_stub_name(functions[i].refs[r]))
         refuse("%s ends the process (exit): only the grader decides when it stops", functions[i].name);
+  /* Data (a variant table) may not point at such a function either. */
   FILE *relocations = run_tool("objdump -r -w", object);
   if (!relocations) return USAGE;
   char line[1024], section[256] = "", offset[64], type[64], value[512];
   while (fgets(line, sizeof line, relocations)) {
     if (sscanf(line, "RELOCATION RECORDS FOR [%255[^]]]", section) == 1) continue;
-    if (strncmp(section, ".text", 5) && sscanf(line, "%63s %63s %511s", offset, type, value) == 3) {
-      value[strcspn(value, "+-")] = '\0';
-      if (is_stub_name(value)) refuse("data in the file points at %s, which ends the process (exit)", value);
+    if (holds_pointers(section) && sscanf(line, "%63s %63s %511s", offset, type, value) == 3) {
+      function holder = {.ref_count = 0};
+      add_ref(&holder, value, strstr(type, "PC32") != NULL);
+      if (holder.ref_count && is_stub_name(holder.refs[0]))
+        refuse("data in the file points at %s, which ends the process (exit)", resolve(holder.refs[0]));
     }
   }
   return pclose(relocations) ? USAGE : PASS;
