@@ -170,11 +170,14 @@ static void launch(void *state, int v) {
  *   v0..v2  a tree of 8 levels per pass of 256 elements, at most 5 passes: 40;
  *   v3..v5  a pair add and 8 levels per pass of 512, at most 5 passes: 45;
  *   v6      32 serial adds and 8 levels per pass of 8192, at most 4 passes: 160;
- *   v7      a serial chain of at most ceil(n / 4096) per accumulator (four
- *           per thread, 256 threads per block, and either one vector per
- *           thread or at least 4 resident blocks), then 2 adds of the four
- *           lanes, 1 for the tail, 10 shuffle levels, 16 serial adds of the
- *           partial sums in the last block and 10 more levels: 39 more.
+ *   v7      a serial chain of at most ceil(n / 4096) + 5 per accumulator
+ *           (four per thread, 256 threads per block; with G blocks, either
+ *           G >= 4 resident or one block per 256 vectors: each block takes
+ *           at most ceil(tiles / G) tiles of 4 vectors per thread, and each
+ *           thread at most one of the fewer than 1024 vectors after the last
+ *           whole tile), then 2 adds of the four lanes, 1 for the tail, 10
+ *           shuffle levels, 16 serial adds of the partial sums in the last
+ *           block and 10 more levels: 44 more.
  * L = ceil(n / 4096) + 160 covers them all. */
 static double chain_length(size_t n) {
   return ceil((double)n / 4096.0) + 160.0;
