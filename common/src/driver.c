@@ -112,20 +112,20 @@ static int launch_failed(const char *who, pp_verdict *v) {
 }
 
 /* Runs one variant once here, or in the runner when this is the checker. */
-static int launch(session *s, void *state, int variant, const char *who, pp_verdict *v) {
+static int launch(session *s, void *state, int variant, int dataset, const char *who, pp_verdict *v) {
   if (!s->runner || variant == PP_PEER) {
-    s->p->launch(state, variant);
+    s->p->launch(state, variant, dataset);
     return launch_failed(who, v);
   }
   PP_CHECK(cudaDeviceSynchronize()); /* the poison lands before the runner reads */
-  return pp_runner_launch(s->runner, variant, v->note, sizeof v->note) != 0;
+  return pp_runner_launch(s->runner, variant, dataset, v->note, sizeof v->note) != 0;
 }
 
 /* Poisons the outputs, runs one variant once, and judges it. */
-static void run_once(session *s, void *state, int variant, const char *who, pp_verdict *v) {
+static void run_once(session *s, void *state, int variant, int dataset, const char *who, pp_verdict *v) {
   memset(v, 0, sizeof *v);
   s->p->prepare(state);
-  if (!launch(s, state, variant, who, v)) s->p->check(state, variant, v);
+  if (!launch(s, state, variant, dataset, who, v)) s->p->check(state, variant, v);
 }
 
 /* Creates the state for @p size; the checker shares its buffers with the runner. */
@@ -181,7 +181,7 @@ static int grade(session *s, const int *selected) {
           if (!selected[v] || failed[v] >= FAILURES_SHOWN) continue;
           const char *name = p->variant(v).name;
           pp_verdict verdict;
-          run_once(s, state, v, name, &verdict);
+          run_once(s, state, v, d, name, &verdict);
           cases[v]++;
           s->cases++;
           if (verdict.correct) continue;
@@ -215,7 +215,7 @@ static int grade(session *s, const int *selected) {
 typedef struct timed_run {
   const pp_problem *problem;
   void *state;
-  int variant;
+  int variant, dataset;
 } timed_run;
 
 static void prepare_run(void *ctx) {
@@ -225,7 +225,7 @@ static void prepare_run(void *ctx) {
 
 static void launch_run(void *ctx) {
   timed_run *t = ctx;
-  t->problem->launch(t->state, t->variant);
+  t->problem->launch(t->state, t->variant, t->dataset);
 }
 
 static void cpu_run(void *ctx) {
@@ -235,9 +235,11 @@ static void cpu_run(void *ctx) {
 
 /* Times one variant: here, or in the runner when this is the checker. */
 static int time_variant(session *s, void *state, int variant, pp_timing *t, pp_verdict *v) {
+  int dataset = s->p->bench_dataset;
   if (s->runner && variant != PP_PEER)
-    return pp_runner_time(s->runner, variant, s->o->warmup, s->o->reps, t, v->note, sizeof v->note);
-  timed_run run = {s->p, state, variant};
+    return pp_runner_time(s->runner, variant, dataset, s->o->warmup, s->o->reps, t, v->note,
+                          sizeof v->note);
+  timed_run run = {s->p, state, variant, dataset};
   *t = pp_time_device(prepare_run, launch_run, &run, s->o->warmup, s->o->reps);
   return launch_failed("timing", v);
 }
@@ -245,7 +247,7 @@ static int time_variant(session *s, void *state, int variant, pp_timing *t, pp_v
 /* Checks a variant once, times it if it was right, and checks it again. */
 static void measure(session *s, void *state, int variant, pp_result *r) {
   pp_verdict v;
-  run_once(s, state, variant, r->name, &v);
+  run_once(s, state, variant, s->p->bench_dataset, r->name, &v);
   int timed = v.correct;
   if (timed) {
     memset(&v, 0, sizeof v);
@@ -300,7 +302,7 @@ static int bench(session *s, const int *selected, const pp_device *dev, const pp
   void *state = create_state(s, size);
   p->fill(state, o->seed, p->bench_dataset);
 
-  timed_run cpu = {p, state, 0};
+  timed_run cpu = {p, state, 0, p->bench_dataset};
   report.cpu = (pp_result){.name = "CPU reference", .what = "the grader's reference on one core",
                            .index = -1, .ran = 1, .correct = 1};
   report.cpu.time = pp_time_host(cpu_run, &cpu, 3);

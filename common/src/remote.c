@@ -29,7 +29,7 @@
 enum op { OP_HELLO, OP_SHARE, OP_UNSHARE, OP_LAUNCH, OP_TIME, OP_QUIT };
 
 typedef struct request {
-  int32_t op, variant, warmup, reps, count; /* count: buffers that follow OP_SHARE */
+  int32_t op, variant, dataset, warmup, reps, count; /* count: buffers that follow OP_SHARE */
   pp_size size;
 } request;
 
@@ -289,15 +289,15 @@ static int run_request(pp_runner *r, request *q, reply *a, double timeout_s, con
   return 0;
 }
 
-int pp_runner_launch(pp_runner *r, int variant, char *note, size_t len) {
-  request q = {.op = OP_LAUNCH, .variant = variant};
+int pp_runner_launch(pp_runner *r, int variant, int dataset, char *note, size_t len) {
+  request q = {.op = OP_LAUNCH, .variant = variant, .dataset = dataset};
   reply a;
   return run_request(r, &q, &a, r->timeout_s, "while running it", note, len);
 }
 
-int pp_runner_time(pp_runner *r, int variant, int warmup, int reps, pp_timing *timing, char *note,
-                   size_t len) {
-  request q = {.op = OP_TIME, .variant = variant, .warmup = warmup, .reps = reps};
+int pp_runner_time(pp_runner *r, int variant, int dataset, int warmup, int reps, pp_timing *timing,
+                   char *note, size_t len) {
+  request q = {.op = OP_TIME, .variant = variant, .dataset = dataset, .warmup = warmup, .reps = reps};
   reply a;
   if (run_request(r, &q, &a, TIME_REQUEST_FACTOR * r->timeout_s, "while timing it", note, len))
     return -1;
@@ -357,7 +357,7 @@ int pp_runner_stop(pp_runner *r, FILE *out) {
 typedef struct served {
   const pp_problem *problem;
   void *state;
-  int variant;
+  int variant, dataset;
 } served;
 
 static void serve_prepare(void *ctx) {
@@ -367,7 +367,7 @@ static void serve_prepare(void *ctx) {
 
 static void serve_launch(void *ctx) {
   served *s = ctx;
-  s->problem->launch(s->state, s->variant);
+  s->problem->launch(s->state, s->variant, s->dataset);
 }
 
 /* Waits for the launch just made; on a CUDA error fills the reply. Returns 1
@@ -391,7 +391,7 @@ int pp_serve(const pp_problem *p) {
             SERVE_FD);
     return PP_EXIT_USAGE;
   }
-  served s = {p, NULL, 0};
+  served s = {p, NULL, 0, 0};
   for (;;) {
     request q;
     reply a;
@@ -436,6 +436,7 @@ int pp_serve(const pp_problem *p) {
         break;
       }
       s.variant = q.variant;
+      s.dataset = q.dataset;
       if (q.op == OP_LAUNCH) {
         serve_launch(&s);
       } else if (q.warmup >= 0 && q.reps > 0) {

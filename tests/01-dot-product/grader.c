@@ -112,7 +112,8 @@ static void prepare(void *state) {
   pp_buffer_poison(&s->workspace);
 }
 
-static void launch(void *state, int v) {
+static void launch(void *state, int v, int dataset) {
+  (void)dataset; /* every dataset launches alike */
   dot_state *s = state;
   const float *a = s->da.device, *b = s->db.device;
   if (v == PP_PEER)

@@ -144,9 +144,9 @@ static void prepare(void *state) {
   pp_buffer_poison(&s->workspace);
 }
 
-static void launch(void *state, int v) {
+static void launch(void *state, int v, int dataset) {
   reduce_state *s = state;
-  if (s->dataset == INTS) {
+  if (dataset == INTS) {
     const int *in = s->input.device;
     int *result = s->result.device;
     if (v == PP_PEER)

@@ -245,13 +245,13 @@ static void prepare(void *state) {
   pp_buffer_poison(&s->dout);
 }
 
-static void launch(void *state, int v) {
+static void launch(void *state, int v, int dataset) {
   scan_state *s = state;
-  int exclusive = is_exclusive(s->dataset);
+  int exclusive = is_exclusive(dataset);
   if (v == PP_PEER)
-    scan_peer(is_float(s->dataset) ? SCAN_PEER_FLOAT : SCAN_PEER_INT32, exclusive, s->din.device,
+    scan_peer(is_float(dataset) ? SCAN_PEER_FLOAT : SCAN_PEER_INT32, exclusive, s->din.device,
               s->dout.device, s->n, s->section, s->peer_temp.device, s->peer_temp.bytes);
-  else if (is_float(s->dataset))
+  else if (is_float(dataset))
     scan_variants[v].scan_f32(s->din.device, s->dout.device, s->n, s->section, exclusive);
   else
     scan_variants[v].scan_i32(s->din.device, s->dout.device, s->n, s->section, exclusive);

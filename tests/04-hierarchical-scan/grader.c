@@ -212,13 +212,13 @@ static void prepare(void *state) {
   pp_buffer_poison(&s->workspace);
 }
 
-static void launch(void *state, int v) {
+static void launch(void *state, int v, int dataset) {
   scan_state *s = state;
-  scan_kind kind = kind_of(s->dataset);
+  scan_kind kind = kind_of(dataset);
   void *in = s->in.device, *out = s->out.device, *workspace = s->workspace.device;
   if (v == PP_PEER)
-    scan_peer(is_float(s->dataset), kind, in, out, s->n, s->peer_temp.device, s->peer_temp.bytes);
-  else if (is_float(s->dataset))
+    scan_peer(is_float(dataset), kind, in, out, s->n, s->peer_temp.device, s->peer_temp.bytes);
+  else if (is_float(dataset))
     scan_variants[v].scan_float(in, out, s->n, kind, workspace);
   else
     scan_variants[v].scan_int(in, out, s->n, kind, workspace);

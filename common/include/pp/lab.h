@@ -75,8 +75,10 @@ typedef struct pp_problem {
   void (*fill)(void *state, uint64_t seed, int dataset);
   /** Poisons every output and scratch buffer (untimed, before each run). */
   void (*prepare)(void *state);
-  /** Enqueues variant @p variant, or the library peer for ::PP_PEER. */
-  void (*launch)(void *state, int variant);
+  /** Enqueues variant @p variant, or the library peer for ::PP_PEER, on the inputs of
+   *  dataset @p dataset (the last fill()). It reads only what create() set up and @p dataset:
+   *  when a submission is graded, it runs in another process that never calls fill(). */
+  void (*launch)(void *state, int variant, int dataset);
   /** Downloads the outputs of the last launch and judges them. */
   void (*check)(void *state, int variant, pp_verdict *verdict);
   /** Recomputes the CPU reference (timed for the "vs CPU" column). */

@@ -69,17 +69,19 @@ void pp_runner_unshare(pp_runner *runner);
  * Has the runner launch @p variant once and wait for it.
  * @param runner   the runner
  * @param variant  the variant's index
+ * @param dataset  the dataset the inputs were filled with
  * @param note     receives what went wrong
  * @param len      size of @p note
  * @return 0, or -1 with @p note saying why (CUDA error, crash, time limit, a variant table that differs)
  */
-int pp_runner_launch(pp_runner *runner, int variant, char *note, size_t len);
+int pp_runner_launch(pp_runner *runner, int variant, int dataset, char *note, size_t len);
 
 /**
  * Has the runner time @p variant with pp_time_device(), poisoning the outputs
  * before every repetition.
  * @param runner   the runner
  * @param variant  the variant's index
+ * @param dataset  the dataset the inputs were filled with
  * @param warmup   untimed repetitions
  * @param reps     timed repetitions
  * @param timing   receives the runner's measurement
@@ -87,8 +89,8 @@ int pp_runner_launch(pp_runner *runner, int variant, char *note, size_t len);
  * @param len      size of @p note
  * @return 0, or -1 with @p note saying why
  */
-int pp_runner_time(pp_runner *runner, int variant, int warmup, int reps, pp_timing *timing,
-                   char *note, size_t len);
+int pp_runner_time(pp_runner *runner, int variant, int dataset, int warmup, int reps,
+                   pp_timing *timing, char *note, size_t len);
 
 /**
  * Asks the runner to quit, prints what it wrote (each line marked), and
