@@ -434,13 +434,14 @@ __global__ void __launch_bounds__(THREADS) matmul_v5_any_kernel(const float *a, 
 }
 
 // ---------------------------------------------------------------------------
-// v6, a bigger tile per thread, warp tiling, and an asynchronous copy
-// pipeline. Four changes to v5 (timings: H100, 4096^3):
+// v6, a bigger tile per thread, warp tiling, and a copy pipeline. Three
+// changes to v5 (timings: H100, 4096^3):
 // - A bigger tile: V6_BM x V6_BN = 128 x 256 per block, 8 x 16 elements of C
 //   per thread. Per step of p a thread loads 2 float4s of A and 4 of B for
 //   128 FMAs (v5: 4 for 64), so more of its instructions are FMAs. Its 128
-//   sums and fragments need about 240 registers: one block of 256 threads
-//   per SM, which __launch_bounds__(V6_THREADS, 1) allows 255 each.
+//   sums, fragments and copies in flight need about 230 registers: one block
+//   of 256 threads per SM, which __launch_bounds__(V6_THREADS, 1) allows 255
+//   each.
 // - Warp tiling: the 8 warps split the tile into 4 x 2 warp tiles of
 //   32 x 128, and the 32 lanes of a warp form a V6_LANES_M x V6_LANES_N grid
 //   (4 x 8) inside theirs, sub-tiles of 4 x 4 V6_LANES_M * 4 rows and
@@ -448,25 +449,24 @@ __global__ void __launch_bounds__(THREADS) matmul_v5_any_kernel(const float *a, 
 //   8 (B) different float4s, 64 or 128 contiguous bytes: one shared-memory
 //   wavefront, the rest broadcasts. (32 x 128 warp tiles measured 3% faster
 //   than 64 x 64.)
-// - An asynchronous copy pipeline: the tiles go from global to shared memory
-//   by cp.async, a copy that runs in the background without passing through
-//   registers, into V6_STAGES = 3 copies of the shared tiles, two steps
-//   ahead of the FMAs. The copies of A still transpose it: one 4-byte copy
-//   per float. A copy outside the matrix along K writes zeros (cp.async's
-//   source size 0); rows and columns past M and N are clamped as in v5. The
-//   steps are V6_BK = 16 long, so the one barrier per step comes every 2048
-//   FMAs of a thread: at a barrier the SM's 8 warps, only 2 per scheduler,
-//   wait for the slowest, and halving their number made v6 11% faster than
-//   steps of 8. The stages take 74.5 KB, past the 48 KB a block gets
-//   unasked: they live in dynamic shared memory (V6_SHARED_BYTES), which
-//   launch_tiles() allows the kernel first.
-// - Double-buffered fragments: while a thread multiplies the fragments of
-//   p, those of p + 1 load from shared memory into a second set of
-//   registers, and the last p of a step is multiplied after the barrier,
-//   while the next step's first fragments load. This measured no faster
-//   than loading each p's fragments just before its FMAs (3.14 ms either
-//   way; 4% slower with steps of 8), most likely because the compiler
-//   already moves the shared loads of the unrolled step ahead of their FMAs.
+// - A pipeline of V6_STAGES = 3 copies of the shared tiles, two steps ahead
+//   of the FMAs. B goes from global to shared memory by cp.async, a copy
+//   that runs in the background without passing through registers; one
+//   outside the matrix along K writes zeros (cp.async's source size 0). A
+//   must be transposed on the way, which cp.async can do only one 4-byte
+//   float at a time: instead a thread loads its float4s of A for step
+//   step + 2 into registers as the step begins and stores them transposed
+//   at its end, so the step's FMAs hide the loads. This made v6 6% faster
+//   than 4-byte cp.async copies of A (3.14 -> 2.95 ms), and loading each p's
+//   fragments just before its FMAs, not double-buffered one p ahead, another
+//   7% (2.74 ms; 227 registers instead of 255). Rows and columns past M and
+//   N are clamped as in v5. The steps are V6_BK = 16 long, so the one
+//   barrier per step comes every 2048 FMAs of a thread: at a barrier the
+//   SM's 8 warps, only 2 per scheduler, wait for the slowest. (Steps of 32
+//   measured 5% slower, 4 stages 7% slower; with cp.async copies of A,
+//   steps of 8 were 11% slower than 16.) The stages take 74.5 KB, past the
+//   48 KB a block gets unasked: they live in dynamic shared memory
+//   (V6_SHARED_BYTES), which launch_tiles() allows the kernel first.
 
 #define V6_BM 128        // rows of the tile of C
 #define V6_BN 256        // columns
@@ -519,8 +519,9 @@ __device__ void commit_copies(void) {
 
 // Waits until at most V6_STAGES - 2 of this thread's groups are still in
 // flight (the oldest one has landed), then for the whole block. After it,
-// the oldest stage in flight is complete for every thread, and every thread
-// has finished reading whatever it read before.
+// the oldest stage in flight is complete for every thread (its A stored,
+// its B copied), and every thread has finished reading whatever it read
+// before.
 __device__ void wait_for_stage(void) {
 #if __CUDA_ARCH__ >= 800
   asm volatile("cp.async.wait_group %0;\n" ::"n"(V6_STAGES - 2) : "memory");
@@ -528,23 +529,34 @@ __device__ void wait_for_stage(void) {
   __syncthreads();
 }
 
-// Starts this thread's copies of the tiles of A at (row0, p0) and B at
-// (p0, col0) into one stage; float4 f of each tile as in v5.
-__device__ void copy_tiles_async(float (*a_tile)[V6_BM + PAD], float (*b_tile)[V6_BN], const float *a,
-                                 const float *b, int m, int n, int k, int row0, int col0, int p0,
-                                 bool aligned) {
+// This thread's float4s of the tile of A at (row0, p0), loaded into
+// registers by 16-byte loads (float4 f at row f / (V6_BK / 4), column
+// f % (V6_BK / 4) * 4, as in v5) ...
+__device__ void load_a_tile(float4 a_part[V6_A_LOADS], const float *a, int m, int k, int row0, int p0,
+                            bool aligned) {
 #pragma unroll
   for (int l = 0; l < V6_A_LOADS; ++l) {
-    int f = threadIdx.x + l * V6_THREADS, row = f / (V6_BK / 4), p = f % (V6_BK / 4) * 4, col = p0 + p;
-    const float *src = a + (size_t)min(row0 + row, m - 1) * k;
-    if (aligned) {  // the four are all inside A or all past column k
-#pragma unroll
-      for (int i = 0; i < 4; ++i) copy4_async(&a_tile[p + i][row], src + min(col, k - 4) + i, col < k);
-    } else {
-#pragma unroll
-      for (int i = 0; i < 4; ++i) copy4_async(&a_tile[p + i][row], src + min(col + i, k - 1), col + i < k);
-    }
+    int f = threadIdx.x + l * V6_THREADS;
+    a_part[l] = load_a4(a, m, k, row0 + f / (V6_BK / 4), p0 + f % (V6_BK / 4) * 4, aligned);
   }
+}
+
+// ... and stored transposed into a stage, a_tile[p + 0 .. 3][row].
+__device__ void store_a_tile(float (*a_tile)[V6_BM + PAD], const float4 a_part[V6_A_LOADS]) {
+#pragma unroll
+  for (int l = 0; l < V6_A_LOADS; ++l) {
+    int f = threadIdx.x + l * V6_THREADS, row = f / (V6_BK / 4), p = f % (V6_BK / 4) * 4;
+    a_tile[p + 0][row] = a_part[l].x;
+    a_tile[p + 1][row] = a_part[l].y;
+    a_tile[p + 2][row] = a_part[l].z;
+    a_tile[p + 3][row] = a_part[l].w;
+  }
+}
+
+// Starts this thread's copies of the tile of B at (p0, col0) into a stage;
+// float4 f as in v5.
+__device__ void copy_b_tile_async(float (*b_tile)[V6_BN], const float *b, int n, int k, int col0, int p0,
+                                  bool aligned) {
 #pragma unroll
   for (int l = 0; l < V6_B_LOADS; ++l) {
     int f = threadIdx.x + l * V6_THREADS, row = f / (V6_BN / 4), col = f % (V6_BN / 4) * 4;
@@ -604,47 +616,46 @@ __device__ __forceinline__ void matmul_v6_body(const float *a, const float *b, f
   int row = warp / V6_WARPS_N * V6_WARP_M + lane / V6_LANES_N * 4;
   int col = warp % V6_WARPS_N * V6_WARP_N + lane % V6_LANES_N * 4;
   float acc[V6_TM][V6_TN] = {{0.0f}};
-  float a_frag[2][V6_TM], b_frag[2][V6_TN];  // those of p in set p % 2
+  float a_frag[V6_TM], b_frag[V6_TN];
+  float4 a_part[V6_A_LOADS];  // A of step `next`, stored into its stage at the end of the step
   int steps = (k + V6_BK - 1) / V6_BK;
-  // TODO 6: (a) Start the first V6_STAGES - 1 steps: for s < V6_STAGES - 1,
-  // if s < steps, copy_tiles_async() step s (p0 = s * V6_BK) into stage s;
-  // then commit_copies(), also when there was nothing to copy (every step
-  // closes one group, so that the count of groups in flight is the same at
-  // every step). wait_for_stage(), and if steps > 0 load_warp_fragments() of
-  // p = 0 of stage 0 into set 0. (b) For each step: start the copies of step
-  // step + V6_STAGES - 1, if there is one, into its stage
-  // (step + V6_STAGES - 1) % V6_STAGES (that of step - 1: free, since every
-  // thread loaded its last fragments of it before the last barrier), and
-  // commit_copies() in any case. Then for each p < V6_BK: first load the
-  // fragments of p + 1 into set (p + 1) % 2, from this step's stage, or for
-  // the last p, if there is a next step, from p = 0 of the next step's stage
-  // after wait_for_stage(); then warp_outer_product() set p % 2.
+  // TODO 6: (a) Fill the first V6_STAGES - 1 stages: for s < V6_STAGES - 1,
+  // if s < steps, load_a_tile() of step s (p0 = s * V6_BK) and store_a_tile()
+  // it into stage s, and copy_b_tile_async() step s into stage s; then
+  // commit_copies(), also when there was nothing to copy (every step closes
+  // one group, so that the count of groups in flight is the same at every
+  // step). (b) For each step: wait_for_stage(). If there is a step
+  // next = step + V6_STAGES - 1, load_a_tile() it into a_part and
+  // copy_b_tile_async() it into its stage next % V6_STAGES (that of
+  // step - 1: free, since every thread finished reading it before this
+  // barrier); commit_copies() in any case. Then for each p < V6_BK,
+  // load_warp_fragments() of p from this step's stage and
+  // warp_outer_product() them. Last, if there is a step next,
+  // store_a_tile() a_part into its stage.
   // BEGIN SOLUTION
 #pragma unroll
   for (int s = 0; s < V6_STAGES - 1; ++s) {
-    if (s < steps) copy_tiles_async(a_tiles[s], b_tiles[s], a, b, m, n, k, row0, col0, s * V6_BK, aligned);
+    if (s < steps) {
+      load_a_tile(a_part, a, m, k, row0, s * V6_BK, aligned);
+      store_a_tile(a_tiles[s], a_part);
+      copy_b_tile_async(b_tiles[s], b, n, k, col0, s * V6_BK, aligned);
+    }
     commit_copies();
   }
-  wait_for_stage();
-  if (steps > 0) load_warp_fragments(a_frag[0], b_frag[0], a_tiles[0], b_tiles[0], 0, row, col);
   for (int step = 0; step < steps; ++step) {
     int stage = step % V6_STAGES, next = step + V6_STAGES - 1;
-    if (next < steps)
-      copy_tiles_async(a_tiles[next % V6_STAGES], b_tiles[next % V6_STAGES], a, b, m, n, k, row0, col0,
-                       next * V6_BK, aligned);
+    wait_for_stage();
+    if (next < steps) {
+      load_a_tile(a_part, a, m, k, row0, next * V6_BK, aligned);
+      copy_b_tile_async(b_tiles[next % V6_STAGES], b, n, k, col0, next * V6_BK, aligned);
+    }
     commit_copies();
 #pragma unroll
     for (int p = 0; p < V6_BK; ++p) {
-      if (p + 1 < V6_BK) {
-        load_warp_fragments(a_frag[(p + 1) % 2], b_frag[(p + 1) % 2], a_tiles[stage], b_tiles[stage], p + 1,
-                            row, col);
-      } else if (step + 1 < steps) {
-        wait_for_stage();
-        load_warp_fragments(a_frag[(p + 1) % 2], b_frag[(p + 1) % 2], a_tiles[(step + 1) % V6_STAGES],
-                            b_tiles[(step + 1) % V6_STAGES], 0, row, col);
-      }
-      warp_outer_product(acc, a_frag[p % 2], b_frag[p % 2]);
+      load_warp_fragments(a_frag, b_frag, a_tiles[stage], b_tiles[stage], p, row, col);
+      warp_outer_product(acc, a_frag, b_frag);
     }
+    if (next < steps) store_a_tile(a_tiles[next % V6_STAGES], a_part);
   }
   // END SOLUTION
 #pragma unroll
@@ -718,7 +729,8 @@ extern "C" const matmul_variant matmul_variants[] = {
      matmul_v4},
     {"v5-vectorized", "float4 loads, A transposed in shared memory, conflict-free quadrants",
      matmul_v5},
-    {"v6-warp-tile-pipeline", "128x256 tiles, 8x16 per thread, 32x128 warp tiles, 3 cp.async stages",
+    {"v6-warp-tile-pipeline",
+     "128x256 tiles, 8x16 per thread, warp tiles, A via registers, B via 3-stage cp.async",
      matmul_v6},
 };
 extern "C" const int matmul_variant_count = sizeof matmul_variants / sizeof matmul_variants[0];
