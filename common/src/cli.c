@@ -29,7 +29,7 @@ void pp_print_usage(FILE *out, const char *program) {
           "  --verdict PATH     also write the verdict as 'key value' lines to PATH (for grading/grade)\n"
           "  -- RUNNER...       be the checker: run the variants in RUNNER (another lab binary, perhaps\n"
           "                     behind compute-sanitizer), judge them here (docs/grading.md)\n"
-          "  --timeout S        with a RUNNER: seconds one launch may take before it is stopped (60)\n"
+          "  --timeout S        with a RUNNER: seconds one launch may take before it is stopped (10)\n"
           "  --help             this text\n"
           "exit codes: 0 right, 1 wrong or failed, 2 bad usage or size, 77 no CUDA device\n",
           program, PP_DEFAULT_SEED);
@@ -124,7 +124,7 @@ int pp_parse_options(int argc, char **argv, pp_options *opt, FILE *err) {
   opt->seeds = 3;
   opt->reps = 20;
   opt->warmup = 3;
-  opt->timeout_s = 60.0;
+  opt->timeout_s = 10.0;
   for (int i = 1; i < argc; ++i) {
     const char *flag = argv[i];
     if (!strcmp(flag, "--")) {

@@ -111,21 +111,27 @@ static int launch_failed(const char *who, pp_verdict *v) {
   return 1;
 }
 
+/* How a launch went: checked, failed (see the verdict), or stopped at the time limit. */
+enum launch_outcome { RAN, FAILED, TIMED_OUT };
+
 /* Runs one variant once here, or in the runner when this is the checker. */
 static int launch(session *s, void *state, int variant, int dataset, const char *who, pp_verdict *v) {
   if (!s->runner || variant == PP_PEER) {
     s->p->launch(state, variant, dataset);
-    return launch_failed(who, v);
+    return launch_failed(who, v) ? FAILED : RAN;
   }
   PP_CHECK(cudaDeviceSynchronize()); /* the poison lands before the runner reads */
-  return pp_runner_launch(s->runner, variant, dataset, v->note, sizeof v->note) != 0;
+  int got = pp_runner_launch(s->runner, variant, dataset, v->note, sizeof v->note);
+  return got == -2 ? TIMED_OUT : got ? FAILED : RAN;
 }
 
 /* Poisons the outputs, runs one variant once, and judges it. */
-static void run_once(session *s, void *state, int variant, int dataset, const char *who, pp_verdict *v) {
+static int run_once(session *s, void *state, int variant, int dataset, const char *who, pp_verdict *v) {
   memset(v, 0, sizeof *v);
   s->p->prepare(state);
-  if (!launch(s, state, variant, dataset, who, v)) s->p->check(state, variant, v);
+  int outcome = launch(s, state, variant, dataset, who, v);
+  if (outcome == RAN) s->p->check(state, variant, v);
+  return outcome;
 }
 
 /* Creates the state for @p size; the checker shares its buffers with the runner. */
@@ -181,11 +187,12 @@ static int grade(session *s, const int *selected) {
           if (!selected[v] || failed[v] >= FAILURES_SHOWN) continue;
           const char *name = p->variant(v).name;
           pp_verdict verdict;
-          run_once(s, state, v, d, name, &verdict);
+          int outcome = run_once(s, state, v, d, name, &verdict);
           cases[v]++;
           s->cases++;
           if (verdict.correct) continue;
-          failed[v]++;
+          /* A variant that ran out of time would only do so again: settled at once. */
+          failed[v] = outcome == TIMED_OUT ? FAILURES_SHOWN : failed[v] + 1;
           report_failure(s, "%s at size %s, seed %llu, data %s: %s", name, label,
                          (unsigned long long)seed, p->datasets[d], verdict.note);
         }

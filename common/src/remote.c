@@ -163,14 +163,14 @@ static void describe_end(pp_runner *r, int got, const char *doing, char *note, s
   kill_runner(r);
 }
 
-/* One request and its reply; -1 with a note if the runner did not answer. */
+/* One request and its reply; with a note, -1 if the runner ended, -2 if it ran out of time. */
 static int ask(pp_runner *r, const request *q, const void *extra, size_t extra_bytes, reply *a,
                double timeout_s, const char *doing, char *note, size_t len) {
   int got = send_all(r->socket, q, sizeof *q);
   if (!got && extra_bytes) got = send_all(r->socket, extra, extra_bytes);
   if (!got) got = recv_all(r->socket, a, sizeof *a, now_s() + timeout_s);
   if (got) describe_end(r, got, doing, note, len);
-  return got ? -1 : 0;
+  return got;
 }
 
 static int start(pp_runner *r, char *note, size_t len) {
@@ -208,7 +208,8 @@ static int start(pp_runner *r, char *note, size_t len) {
   /* The runner must export the variant table the checker was built with. */
   request q = {.op = OP_HELLO};
   reply a;
-  if (ask(r, &q, NULL, 0, &a, r->timeout_s, "while starting", note, len)) return -1;
+  int asked = ask(r, &q, NULL, 0, &a, r->timeout_s, "while starting", note, len);
+  if (asked) return asked;
   int count = r->problem->variant_count();
   char (*names)[NAME_BYTES] = calloc((size_t)(a.count > 0 ? a.count : 1), NAME_BYTES);
   int got = a.count >= 0 && a.count < 1000
@@ -217,7 +218,7 @@ static int start(pp_runner *r, char *note, size_t len) {
   if (got) {
     free(names);
     describe_end(r, got, "while starting", note, len);
-    return -1;
+    return got == -2 ? -2 : -1;
   }
   r->table_differs = a.count != count;
   for (int i = 0; i < count && !r->table_differs; ++i)
@@ -233,13 +234,13 @@ static int start(pp_runner *r, char *note, size_t len) {
 
 /* Starts the runner if needed and gives it the current state. */
 static int ready(pp_runner *r, char *note, size_t len) {
-  if (!r->pid && start(r, note, len)) return -1;
-  if (r->shared || !r->buffers) return 0;
+  int got = r->pid ? 0 : start(r, note, len);
+  if (got || r->shared || !r->buffers) return got;
   request q = {.op = OP_SHARE, .count = r->buffer_count, .size = r->size};
   reply a;
-  if (ask(r, &q, r->buffers, (size_t)r->buffer_count * sizeof *r->buffers, &a, r->timeout_s,
-          "while opening the buffers", note, len))
-    return -1;
+  got = ask(r, &q, r->buffers, (size_t)r->buffer_count * sizeof *r->buffers, &a, r->timeout_s,
+            "while opening the buffers", note, len);
+  if (got) return got;
   if (a.status) {
     snprintf(note, len, "%s", a.note);
     return -1;
@@ -276,12 +277,14 @@ void pp_runner_unshare(pp_runner *r) {
 
 static int run_request(pp_runner *r, request *q, reply *a, double timeout_s, const char *doing,
                        char *note, size_t len) {
-  if (ready(r, note, len)) return -1;
+  int got = ready(r, note, len);
+  if (got) return got;
   if (r->table_differs) {
     snprintf(note, len, "%s", r->table_note);
     return -1;
   }
-  if (ask(r, q, NULL, 0, a, timeout_s, doing, note, len)) return -1;
+  got = ask(r, q, NULL, 0, a, timeout_s, doing, note, len);
+  if (got) return got;
   if (a->status) {
     snprintf(note, len, "%s", a->note);
     return -1;

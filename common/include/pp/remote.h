@@ -72,7 +72,8 @@ void pp_runner_unshare(pp_runner *runner);
  * @param dataset  the dataset the inputs were filled with
  * @param note     receives what went wrong
  * @param len      size of @p note
- * @return 0, or -1 with @p note saying why (CUDA error, crash, time limit, a variant table that differs)
+ * @return 0; -2 if it ran out of time (the runner was stopped); -1 for anything else (CUDA
+ *         error, crash, a variant table that differs); @p note says why
  */
 int pp_runner_launch(pp_runner *runner, int variant, int dataset, char *note, size_t len);
 
@@ -87,7 +88,7 @@ int pp_runner_launch(pp_runner *runner, int variant, int dataset, char *note, si
  * @param timing   receives the runner's measurement
  * @param note     receives what went wrong
  * @param len      size of @p note
- * @return 0, or -1 with @p note saying why
+ * @return as pp_runner_launch()
  */
 int pp_runner_time(pp_runner *runner, int variant, int dataset, int warmup, int reps,
                    pp_timing *timing, char *note, size_t len);
