@@ -24,7 +24,7 @@
  *   float sum in which every term goes through at most L roundings. The data
  *   is positive, so the sum of |terms| is the exact prefix itself. Counting
  *   the roundings a term goes through on its way to out[i] in the ladder:
- *   - inside one tile (at most 8192 elements): at most 3 in a thread's chunk,
+ *   - inside one tile (at most 16384 elements): at most 3 in a thread's chunk,
  *     5 in a warp's shuffle scan, 5 in the scan of the warp totals, 1 joining
  *     the two, 7 + 1 joining v4's rows (up to eight) and 1 adding the tile's
  *     prefix: < 24;
@@ -64,23 +64,23 @@ static const char *const datasets[] = {"int-inclusive", "int-exclusive", "float-
 #define INT_MAX_ABS 1000
 #define INT_PREFIX_LIMIT ((1 << 30) - 1)
 #define SECTION 2048 /* the handout's sections (v0..v3) and tiles (v4), for failure notes */
-#define TILE 8192
+#define TILE 16384
 #define PARALLEL_MIN ((size_t)1 << 20) /* host loops this long use every core (OpenMP) */
 #define CHUNK ((size_t)1 << 16)        /* elements per parallel work item of the comparison */
 
 /* Every boundary of the ladder: a warp; 1024 (the largest block, and the
- * smallest tile the contract allows), 2048 (v0..v3), 8192 (v4) and 4096 (a tile
- * a student may well choose) elements plus and minus one; a look-back
- * window of 32 tiles plus one (2048, 4096 and 8192 times 32, plus 1), a prime,
- * 2048^2 plus and minus one (where v1 and v2 go from two levels of sums to
- * three, and one past the seed's limit of 4,194,304), the seed's failing 1e7,
- * and 1e8 + 7. Sizes past 2^31 are graded by the test
+ * smallest tile the contract allows), 2048 (v0..v3), 16384 (v4), and 4096 and
+ * 8192 (tiles a student may well choose) elements plus and minus one; a
+ * look-back window of 32 tiles plus one (2048, 4096, 8192 and 16384 times 32,
+ * plus 1), a prime, 2048^2 plus and minus one (where v1 and v2 go from two
+ * levels of sums to three, and one past the seed's limit of 4,194,304), the
+ * seed's failing 1e7, and 1e8 + 7. Sizes past 2^31 are graded by the test
  * 04-hierarchical-scan.large (LARGE_SIZE in CMakeLists.txt). */
 static const char *const grade_sizes[] = {
     "0",      "1",      "2",      "31",     "32",     "33",     "1023",   "1024",
     "1025",   "2047",   "2048",   "2049",   "4095",   "4096",   "4097",   "8191",
-    "8192",   "8193",   "65537",  "131073", "262145", "999983", "2^22-1", "2^22",
-    "2^22+1", "1e7",    "1e8+7",  NULL};
+    "8192",   "8193",   "16383",  "16384",  "16385",  "65537",  "131073", "262145",
+    "524289", "999983", "2^22-1", "2^22",   "2^22+1", "1e7",    "1e8+7",  NULL};
 static const char *const quick_sizes[] = {"0", "1", "33", "2049", "4097", "65537", "131073", NULL};
 
 typedef struct scan_state {
