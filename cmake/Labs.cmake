@@ -65,7 +65,7 @@ function(pp_add_submission_lab lab grader source perf_size)
   target_link_libraries(${lab} PRIVATE ${lab}-student ${grader})
   pp_lab_runner(${lab}-checker ${PROJECT_SOURCE_DIR}/solutions/${lab}/${source} ${grader})
   add_custom_target(${lab}-grading)
-  add_dependencies(${lab}-grading ${lab} ${lab}-checker pp-symcheck pp-expect)
+  add_dependencies(${lab}-grading ${lab} ${lab}-checker pp-symcheck pp-expect pp-score)
 
   set(results ${PP_RESULTS})
   set(checker $<TARGET_FILE:${lab}-checker> --seed ${PP_GRADE_SEED})

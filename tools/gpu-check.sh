@@ -2,7 +2,8 @@
 # Builds everything for this machine's GPU, runs every test, and times every
 # lab at its default size: what docs/results/ records. Logs and JSON go to
 # the folder given (default build/gpu-check). PP_LABS="03-scan" limits it to
-# some labs; PP_COMMIT names the commit when the tree has no .git.
+# some labs; PP_COMMIT names the commit when the tree has no .git;
+# PP_CTEST_ARGS adds to the ctest command line (e.g. "-LE grading").
 #   tools/gpu-check.sh [LOG_DIR] [CTEST_JOBS]
 set -u
 cd "$(dirname "$0")/.."
@@ -21,7 +22,8 @@ cat "$out/environment.txt"
 cmake --preset check ${PP_LABS:+"-DPP_LABS=$PP_LABS"} > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
 cmake --build --preset check > "$out/build.log" 2>&1 || { grep -B2 -A8 error "$out/build.log" | head -80; exit 1; }
 
-ctest --preset check -j "$jobs" > "$out/ctest.log" 2>&1
+# shellcheck disable=SC2086 # PP_CTEST_ARGS holds several arguments
+ctest --preset check -j "$jobs" ${PP_CTEST_ARGS:-} > "$out/ctest.log" 2>&1
 tests=$?
 cp build/check/Testing/Temporary/LastTest.log "$out/ctest-full.log"
 grep -E "tests passed|Failed|\*\*\*|Not Run|Timeout" "$out/ctest.log"
