@@ -1,0 +1,65 @@
+#!/bin/sh
+# Makes the zip Gradescope takes as an autograder: this tree at the commit
+# checked out (git archive HEAD: uncommitted changes are left out), with
+# setup.sh and run_autograder at its root.
+#
+#   grading/gradescope/make-bundle.sh [OUT.zip] [--labs "LAB ..."] [--rubric FILE]
+#                                     [--timeout-scale X]
+#
+# --labs: the labs this assignment grades (default: all); their rubric is the
+# rubric's part for them. --rubric: a rubric to use instead of grading/rubric.txt.
+# Default OUT.zip: build/gradescope-autograder.zip.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+tree=$(cd "$here/../.." && pwd)
+zip="" labs="" rubric="" scale=""
+while [ $# -gt 0 ]; do
+  case $1 in
+    --labs | --rubric | --timeout-scale)
+      [ $# -ge 2 ] || { echo "make-bundle.sh: $1 needs a value" >&2; exit 2; }
+      case $1 in
+        --labs) labs=$(printf '%s' "$2" | tr ',' ' ') ;;
+        --rubric) rubric=$2 ;;
+        --timeout-scale) scale=$2 ;;
+      esac
+      shift 2 ;;
+    -h | --help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "make-bundle.sh: unknown option $1" >&2; exit 2 ;;
+    *) zip=$1; shift ;;
+  esac
+done
+[ -n "$zip" ] || zip=$tree/build/gradescope-autograder.zip
+case $zip in /*) ;; *) zip=$PWD/$zip ;; esac
+for lab in $labs; do
+  [ -d "$tree/labs/$lab" ] || { echo "make-bundle.sh: no lab $lab" >&2; exit 2; }
+done
+[ -z "$rubric" ] || [ -f "$rubric" ] || { echo "make-bundle.sh: no rubric $rubric" >&2; exit 2; }
+
+commit=$(git -C "$tree" rev-parse HEAD 2>/dev/null) ||
+  { echo "make-bundle.sh: $tree is not a git checkout" >&2; exit 1; }
+git -C "$tree" diff-index --quiet HEAD -- 2>/dev/null ||
+  echo "make-bundle.sh: the working tree differs from $commit: the bundle holds the commit" >&2
+
+stage=$(mktemp -d) || exit 1
+trap 'rm -rf "$stage"' EXIT
+git -C "$tree" archive --format=tar HEAD | tar -xf - -C "$stage" || exit 1
+# What grading does not need: CI, the experiments, the sample submissions.
+rm -rf "$stage/.ci" "$stage/exp" "$stage/tests/submissions"
+cp "$here/setup.sh" "$here/run_autograder" "$stage/" || exit 1
+echo "$commit" > "$stage/COMMIT"
+[ -z "$rubric" ] || cp "$rubric" "$stage/grading/rubric.txt" || exit 1
+{
+  [ -z "$labs" ] || echo "labs $labs"
+  [ -z "$scale" ] || echo "timeout-scale $scale"
+} > "$stage/gradescope.conf"
+
+mkdir -p "$(dirname "$zip")" && rm -f "$zip" || exit 1
+(
+  cd "$stage" || exit 1
+  set --
+  for entry in * .[!.]*; do
+    [ ! -e "$entry" ] || set -- "$@" "$entry"
+  done
+  cmake -E tar cf "$zip" --format=zip -- "$@"
+) || exit 1
+echo "make-bundle.sh: $zip (commit $commit${labs:+, labs: $labs})"

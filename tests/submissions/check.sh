@@ -1,0 +1,238 @@
+#!/bin/sh
+# The tamper and failure suite: grades sample submissions with grading/ and
+# compares every test's status with what the sample expects.
+# tests/grading/CMakeLists.txt registers one CTest test per expectation file.
+#
+#   check.sh sample TREE SAMPLE EXPECTED WORK   grading/grade, one sample
+#   check.sh class TREE WORK SAMPLE...          grading/grade-class, 2 workers
+#   check.sh slurm TREE WORK SAMPLE...          grading/slurm/ (skips, 77,
+#                                               without a Slurm node)
+#
+# A sample is a folder tests/submissions/<name>/ with an expectation file
+# (`expected`, and `expected.<suffix>` for more runs) and, where the sample is a
+# changed lab file, `submission.patch`: a unified diff applied with
+# `patch --fuzz=0` at test time to solutions/<lab>/<file> or labs/<lab>/<file>,
+# whose first paragraph says what the sample does. Expectation file lines:
+#   lab LAB                  the lab the sample targets (graded alone: --labs)
+#   from solutions|labs      the file the patch applies to, or that is taken as is
+#   pack folder|zip|tgz      how it is handed in (default folder); an archive
+#                            holds one top-level folder
+#   layout flat|lab|labs     <file>, <lab>/<file> or labs/<lab>/<file> (default flat)
+#   add PATH                 a file that is not a lab file: must be listed as extra
+#   seed N                   grade with this seed (default: a fresh one)
+#   expect PATTERN STATUS    the status of the tests matching PATTERN (a shell
+#                            glob); the first matching line wins; every test
+#                            needs one, and a pattern without * must name a test
+# Without a GPU, a GPU test (any but <lab>.build and <lab>.symbols) may report
+# skip instead of its expected status; with a GPU it must match exactly.
+set -u
+
+fail() {
+  echo "check.sh: $*" >&2
+  exit 1
+}
+
+# The value(s) of a key in an expectation file.
+key() {
+  sed -n "s/^$2 //p" "$1"
+}
+
+# True when a GPU is there for the tests to use.
+gpu_present() {
+  case ${CUDA_VISIBLE_DEVICES-unset} in
+    '' | -1) return 1 ;;
+  esac
+  nvidia-smi -L 2>/dev/null | grep -q '^GPU '
+}
+
+# make_submission SAMPLE EXPECTED DEST ID: makes the sample's submission in
+# DEST (a folder DEST/ID, or DEST/ID.zip / DEST/ID.tgz); prints its path.
+make_submission() {
+  sample=$1 expected=$2 dest=$3 id=$4
+  lab=$(key "$expected" lab)
+  from=$(key "$expected" from)
+  pack=$(key "$expected" pack)
+  layout=$(key "$expected" layout)
+  set -- "$tree/labs/$lab/"*.cu
+  if [ -z "$lab" ] || [ ! -f "$1" ]; then
+    fail "$expected: no lab '$lab' in $tree/labs"
+  fi
+  file=$(basename "$1")
+  source=$tree/$from/$lab/$file
+  [ -f "$source" ] || fail "$expected: 'from $from': no $source"
+  case ${pack:-folder} in
+    folder) folder=$dest/$id ;;
+    zip | tgz) folder=$dest/.pack/$id ;;
+    *) fail "$expected: pack $pack?" ;;
+  esac
+  case ${layout:-flat} in
+    flat) target=$folder/$file ;;
+    lab) target=$folder/$lab/$file ;;
+    labs) target=$folder/labs/$lab/$file ;;
+    *) fail "$expected: layout $layout?" ;;
+  esac
+  rm -rf "$folder"
+  mkdir -p "$(dirname "$target")" || fail "cannot create $target"
+  if [ -f "$sample/submission.patch" ]; then
+    patch --quiet --fuzz=0 --output="$target" --input="$sample/submission.patch" "$source" >&2 ||
+      fail "$sample/submission.patch no longer applies to $source: regenerate it"
+  else
+    cp "$source" "$target" || fail "cannot copy $source"
+  fi
+  key "$expected" add | while IFS= read -r extra; do
+    mkdir -p "$(dirname "$folder/$extra")"
+    echo "not a lab file" > "$folder/$extra"
+  done
+  case ${pack:-folder} in
+    folder) echo "$folder" ;;
+    zip)
+      (cd "$dest/.pack" && cmake -E tar cf "$dest/$id.zip" --format=zip "$id") || fail "zip failed"
+      echo "$dest/$id.zip" ;;
+    tgz)
+      (cd "$dest/.pack" && cmake -E tar czf "$dest/$id.tgz" "$id") || fail "tar failed"
+      echo "$dest/$id.tgz" ;;
+  esac
+}
+
+# compare EXPECTED OUT: OUT is grading/grade's output folder.
+compare() {
+  want_file=$1 graded=$2
+  tsv=$graded/results/tests.tsv
+  [ -s "$tsv" ] || fail "no $tsv"
+  for report in results.json junit.xml row.csv row-header.csv summary.txt; do
+    [ -s "$graded/$report" ] || fail "grading wrote no $graded/$report"
+  done
+  gpu=0
+  gpu_present && gpu=1
+  bad=0 skipped=0
+  while IFS="$(printf '\t')" read -r name status seconds; do
+    want=$(key "$want_file" expect | while read -r pattern value; do
+      # shellcheck disable=SC2254 # the pattern is a glob by design
+      case $name in $pattern) echo "$value"; break ;; esac
+    done)
+    if [ -z "$want" ]; then
+      echo "  $name: $status, but no 'expect' line matches it" >&2
+      bad=1
+    elif [ "$status" = "$want" ]; then
+      echo "  $name: $status (${seconds} s)"
+    elif [ "$status" = skip ] && [ $gpu -eq 0 ]; then
+      case $name in
+        *.build | *.symbols)
+          echo "  $name: skip, want $want (this test needs no GPU)" >&2
+          bad=1 ;;
+        *)
+          echo "  $name: skip (no GPU here; want $want)"
+          skipped=$((skipped + 1)) ;;
+      esac
+    else
+      echo "  $name: $status, want $want" >&2
+      bad=1
+    fi
+  done < "$tsv"
+  # A name without a * must be a test that ran: a renamed test is caught.
+  for pattern in $(key "$want_file" expect | awk '$1 !~ /[*?[]/ { print $1 }'); do
+    cut -f1 "$tsv" | grep -qx "$pattern" ||
+      { echo "  $pattern: expected, but grading has no such test" >&2; bad=1; }
+  done
+  for extra in $(key "$want_file" add); do
+    grep -qx "extra $extra" "$graded/results/submission.txt" ||
+      { echo "  $extra: not listed as extra in submission.txt" >&2; bad=1; }
+  done
+  [ $bad -eq 0 ] || return 1
+  [ $skipped -eq 0 ] || echo "($skipped GPU tests skipped: no GPU here)"
+  return 0
+}
+
+# check_sample SAMPLE EXPECTED WORK
+check_sample() {
+  sample=$1 expected=$2 work=$3
+  rm -rf "$work"
+  mkdir -p "$work/in"
+  submission=$(make_submission "$sample" "$expected" "$work/in" "$(basename "$sample")") || exit 1
+  seed=$(key "$expected" seed)
+  set -- --labs "$(key "$expected" lab)"
+  [ -z "$seed" ] || set -- "$@" --seed "$seed"
+  echo "grading $submission $*"
+  "$tree/grading/grade" "$submission" "$work/out" "$@" > "$work/grade.log" 2>&1 ||
+    { tail -40 "$work/grade.log" >&2; fail "grading/grade failed (exit $?): $work/grade.log"; }
+  compare "$expected" "$work/out" || { cat "$work/out/summary.txt" >&2; fail "$expected: unexpected statuses"; }
+}
+
+# The samples of a class, and the labs they need.
+make_class() {
+  work=$1
+  shift
+  rm -rf "$work"
+  mkdir -p "$work/class"
+  labs=""
+  for sample in "$@"; do
+    make_submission "$sample" "$sample/expected" "$work/class" "$(basename "$sample")" > /dev/null || exit 1
+    labs="$labs $(key "$sample/expected" lab)"
+  done
+  rm -rf "$work/class/.pack"
+  labs=$(echo "$labs" | tr ' ' '\n' | sort -u | tr '\n' ' ')
+}
+
+# The class's reports: class.csv has a header and one row per student, each
+# student's statuses are as expected, and a student without a result is named.
+check_class() {
+  out=$1 collector=$2
+  shift 2
+  $collector "$out" > "$out/collect.log" 2>&1 || { cat "$out/collect.log" >&2; fail "$collector failed"; }
+  csv=$out/class.csv
+  [ "$(wc -l < "$csv")" -eq $(($# + 1)) ] || { cat "$csv" >&2; fail "$csv: want a header and $# rows"; }
+  for sample in "$@"; do
+    id=$(basename "$sample")
+    grep -q "^\"\{0,1\}$id\"\{0,1\}," "$csv" || fail "$csv has no row for $id"
+    echo "$id:"
+    compare "$sample/expected" "$out/$id" || fail "$id: unexpected statuses"
+  done
+  # Take one student's result away: collecting must name it and fail.
+  id=$(basename "$1")
+  mv "$out/$id/row.csv" "$out/$id/row.csv.away"
+  if $collector "$out" > "$out/collect.log" 2>&1; then
+    fail "$collector succeeded with $id's result missing"
+  fi
+  grep -q "$id" "$out/collect.log" || fail "$collector did not name $id: $out/collect.log"
+  mv "$out/$id/row.csv.away" "$out/$id/row.csv"
+  $collector "$out" > "$out/collect.log" 2>&1 || { cat "$out/collect.log" >&2; fail "$collector failed"; }
+}
+
+[ $# -ge 3 ] || fail "usage: check.sh sample|class|slurm TREE ..."
+mode=$1 tree=$2
+shift 2
+case $mode in
+  sample)
+    [ $# -eq 3 ] || fail "usage: check.sh sample TREE SAMPLE EXPECTED WORK"
+    check_sample "$1" "$2" "$3" ;;
+  class)
+    work=$1
+    shift
+    make_class "$work" "$@"
+    "$tree/grading/grade-class" "$work/class" "$work/out" --jobs 2 --labs "$labs" ||
+      fail "grading/grade-class failed"
+    check_class "$work/out" "$tree/grading/grade-class --collect" "$@" ;;
+  slurm)
+    work=$1
+    shift
+    if ! command -v sbatch >/dev/null 2>&1 || ! sinfo -h -o %t 2>/dev/null | grep -Eq '^(idle|mix|alloc)$'; then
+      echo "no Slurm node answers here (.ci/run starts one): skipped"
+      exit 77
+    fi
+    make_class "$work" "$@"
+    job=$("$tree/grading/slurm/submit.sh" "$work/class" "$work/out" --no-gres --cpus 1 \
+      --time 30 --max-parallel 2 -- --labs "$labs") || fail "submit.sh failed"
+    echo "job $job"
+    waited=0
+    while [ -n "$(squeue -h -j "$job" -o %i 2>/dev/null)" ]; do
+      if [ $waited -ge 1500 ]; then
+        scancel "$job"
+        fail "job $job did not finish within $waited s"
+      fi
+      sleep 5
+      waited=$((waited + 5))
+    done
+    echo "job $job done after about $waited s"
+    check_class "$work/out" "$tree/grading/slurm/collect.sh" "$@" ;;
+  *) fail "unknown mode $mode" ;;
+esac
