@@ -144,8 +144,8 @@ static void kill_runner(pp_runner *r) {
 /* Describes how a runner that stopped answering ended. */
 static void describe_end(pp_runner *r, int got, const char *doing, char *note, size_t len) {
   if (got == -2) {
-    snprintf(note, len, "did not finish %s within %.0f s (an endless loop or a deadlock?): stopped",
-             doing, r->timeout_s);
+    snprintf(note, len, "ran past the %.0f s limit %s (an endless loop or a deadlock?): stopped",
+             r->timeout_s, doing);
     kill_runner(r);
     return;
   }
