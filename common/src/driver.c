@@ -12,6 +12,7 @@
 #include "pp/remote.h"
 #include "pp/report.h"
 #include "pp/timer.h"
+#include "share.h"
 
 /* Sizes past this many elements along one dimension fit in no GPU; refusing
  * them early also keeps every byte count far from overflow. */
@@ -235,6 +236,12 @@ static void launch_run(void *ctx) {
   t->problem->launch(t->state, t->variant, t->dataset);
 }
 
+pp_timing pp_time_variant(const pp_problem *p, void *state, int variant, int dataset, int warmup,
+                          int reps) {
+  timed_run run = {p, state, variant, dataset};
+  return pp_time_device(prepare_run, launch_run, &run, warmup, reps);
+}
+
 static void cpu_run(void *ctx) {
   timed_run *t = ctx;
   t->problem->cpu_reference(t->state);
@@ -246,8 +253,7 @@ static int time_variant(session *s, void *state, int variant, pp_timing *t, pp_v
   if (s->runner && variant != PP_PEER)
     return pp_runner_time(s->runner, variant, dataset, s->o->warmup, s->o->reps, t, v->note,
                           sizeof v->note);
-  timed_run run = {s->p, state, variant, dataset};
-  *t = pp_time_device(prepare_run, launch_run, &run, s->o->warmup, s->o->reps);
+  *t = pp_time_variant(s->p, state, variant, dataset, s->o->warmup, s->o->reps);
   return launch_failed("timing", v);
 }
 

@@ -357,22 +357,6 @@ int pp_runner_stop(pp_runner *r, FILE *out) {
 
 /* ---- the runner's side ---- */
 
-typedef struct served {
-  const pp_problem *problem;
-  void *state;
-  int variant, dataset;
-} served;
-
-static void serve_prepare(void *ctx) {
-  served *s = ctx;
-  s->problem->prepare(s->state);
-}
-
-static void serve_launch(void *ctx) {
-  served *s = ctx;
-  s->problem->launch(s->state, s->variant, s->dataset);
-}
-
 /* Waits for the launch just made; on a CUDA error fills the reply. Returns 1
  * if the context is lost (the runner must end after replying). */
 static int serve_wait(reply *a) {
@@ -394,7 +378,7 @@ int pp_serve(const pp_problem *p) {
             SERVE_FD);
     return PP_EXIT_USAGE;
   }
-  served s = {p, NULL, 0, 0};
+  void *state = NULL;
   for (;;) {
     request q;
     reply a;
@@ -417,10 +401,10 @@ int pp_serve(const pp_problem *p) {
       pp_shared_buffer *list = malloc((size_t)(q.count > 0 ? q.count : 1) * sizeof *list);
       if (q.count < 0 || recv_all(SERVE_FD, list, (size_t)q.count * sizeof *list, 0))
         return PP_EXIT_FAIL;
-      if (s.state) p->destroy(s.state);
+      if (state) p->destroy(state);
       pp_share_import(list, q.count);
       free(list);
-      s.state = p->create(&q.size);
+      state = p->create(&q.size);
       if (pp_share_unused()) {
         a.status = 1;
         snprintf(a.note, sizeof a.note, "the runner's state does not match the checker's");
@@ -428,27 +412,24 @@ int pp_serve(const pp_problem *p) {
       break;
     }
     case OP_UNSHARE:
-      if (s.state) p->destroy(s.state);
-      s.state = NULL;
+      if (state) p->destroy(state);
+      state = NULL;
       break;
     case OP_LAUNCH:
     case OP_TIME:
-      if (!s.state || q.variant < 0 || q.variant >= p->variant_count()) {
+      if (!state || q.variant < 0 || q.variant >= p->variant_count()) {
         a.status = 1;
         snprintf(a.note, sizeof a.note, "request for variant %d out of order", q.variant);
         break;
       }
-      s.variant = q.variant;
-      s.dataset = q.dataset;
-      if (q.op == OP_LAUNCH) {
-        serve_launch(&s);
-      } else if (q.warmup >= 0 && q.reps > 0) {
-        a.timing = pp_time_device(serve_prepare, serve_launch, &s, q.warmup, q.reps);
-      }
+      if (q.op == OP_LAUNCH)
+        p->launch(state, q.variant, q.dataset);
+      else if (q.warmup >= 0 && q.reps > 0)
+        a.timing = pp_time_variant(p, state, q.variant, q.dataset, q.warmup, q.reps);
       lost = serve_wait(&a);
       break;
     case OP_QUIT:
-      if (s.state) p->destroy(s.state);
+      if (state) p->destroy(state);
       return PP_EXIT_PASS;
     default:
       return PP_EXIT_FAIL;

@@ -1,12 +1,16 @@
-/* Device buffers shared between the checker and the runner (remote.h): the
- * checker records what pp_buffer_alloc() allocates; the runner, building the
- * same state, opens those allocations instead of making its own. */
+/* What the checker and the runner (remote.h) share with the rest of the
+ * harness. Device buffers: the checker records what pp_buffer_alloc()
+ * allocates; the runner, building the same state, opens those allocations
+ * instead of making its own. */
 #ifndef PP_SHARE_H
 #define PP_SHARE_H
 
 #include <stdint.h>
 
 #include <cuda_runtime_api.h>
+
+#include "pp/lab.h"
+#include "pp/timer.h"
 
 /** One allocation as it crosses between processes. */
 typedef struct pp_shared_buffer {
@@ -22,5 +26,10 @@ int pp_share_recorded(const pp_shared_buffer **list);
 void pp_share_import(const pp_shared_buffer *list, int count);
 /* The runner: how many imported buffers were not used (0 when the states match). */
 int pp_share_unused(void);
+
+/* Times one variant with pp_time_device(), poisoning before each repetition:
+ * the driver's bench and the runner's timing requests alike (driver.c). */
+pp_timing pp_time_variant(const pp_problem *problem, void *state, int variant, int dataset,
+                          int warmup, int reps);
 
 #endif
