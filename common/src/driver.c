@@ -94,18 +94,24 @@ static int select_variants(const pp_problem *p, const char *list, int *selected)
   return status;
 }
 
+int pp_launch_error(char *note, size_t len) {
+  cudaError_t err = cudaGetLastError();
+  if (err == cudaSuccess) err = cudaDeviceSynchronize();
+  if (err == cudaSuccess) return 0;
+  snprintf(note, len, "CUDA error %s (%s) while running it", cudaGetErrorName(err),
+           cudaGetErrorString(err));
+  cudaGetLastError();
+  return cudaDeviceSynchronize() == cudaSuccess ? 1 : 2;
+}
+
 /* Reads the device's verdict on the launch just made. Returns 0 if none;
  * otherwise describes the error in the verdict. A sticky error leaves the
  * CUDA context unusable, so the run stops there. */
 static int launch_failed(const char *who, pp_verdict *v) {
-  cudaError_t err = cudaGetLastError();
-  if (err == cudaSuccess) err = cudaDeviceSynchronize();
-  if (err == cudaSuccess) return 0;
+  int error = pp_launch_error(v->note, sizeof v->note);
+  if (!error) return 0;
   v->correct = 0;
-  snprintf(v->note, sizeof v->note, "CUDA error %s (%s) while running it", cudaGetErrorName(err),
-           cudaGetErrorString(err));
-  cudaGetLastError();
-  if (cudaDeviceSynchronize() != cudaSuccess) {
+  if (error == 2) {
     printf("FAIL %s: %s\nthe CUDA context is lost after this error: stopping\n", who, v->note);
     exit(PP_EXIT_FAIL);
   }

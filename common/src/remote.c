@@ -357,19 +357,6 @@ int pp_runner_stop(pp_runner *r, FILE *out) {
 
 /* ---- the runner's side ---- */
 
-/* Waits for the launch just made; on a CUDA error fills the reply. Returns 1
- * if the context is lost (the runner must end after replying). */
-static int serve_wait(reply *a) {
-  cudaError_t err = cudaGetLastError();
-  if (err == cudaSuccess) err = cudaDeviceSynchronize();
-  if (err == cudaSuccess) return 0;
-  a->status = 1;
-  snprintf(a->note, sizeof a->note, "CUDA error %s (%s) while running it", cudaGetErrorName(err),
-           cudaGetErrorString(err));
-  cudaGetLastError();
-  return cudaDeviceSynchronize() != cudaSuccess;
-}
-
 int pp_serve(const pp_problem *p) {
   struct stat st;
   if (fstat(SERVE_FD, &st) || !S_ISSOCK(st.st_mode)) {
@@ -384,7 +371,7 @@ int pp_serve(const pp_problem *p) {
     reply a;
     memset(&a, 0, sizeof a);
     if (recv_all(SERVE_FD, &q, sizeof q, 0)) return PP_EXIT_FAIL; /* the checker is gone */
-    int lost = 0;
+    int error = 0; /* 2: the context is lost, the runner ends after replying */
     switch (q.op) {
     case OP_HELLO: {
       int count = p->variant_count();
@@ -426,7 +413,8 @@ int pp_serve(const pp_problem *p) {
         p->launch(state, q.variant, q.dataset);
       else if (q.warmup >= 0 && q.reps > 0)
         a.timing = pp_time_variant(p, state, q.variant, q.dataset, q.warmup, q.reps);
-      lost = serve_wait(&a);
+      error = pp_launch_error(a.note, sizeof a.note);
+      a.status = error != 0;
       break;
     case OP_QUIT:
       if (state) p->destroy(state);
@@ -434,6 +422,6 @@ int pp_serve(const pp_problem *p) {
     default:
       return PP_EXIT_FAIL;
     }
-    if (send_all(SERVE_FD, &a, sizeof a) || lost) return PP_EXIT_FAIL;
+    if (send_all(SERVE_FD, &a, sizeof a) || error == 2) return PP_EXIT_FAIL;
   }
 }
