@@ -389,7 +389,10 @@ __global__ void __launch_bounds__(THREADS) matmul_v5_any_kernel(const float *a, 
 //   measured 5% slower, 4 stages 7% slower; with cp.async copies of A,
 //   steps of 8 were 11% slower than 16.) The stages take 74.5 KB, past the
 //   48 KB a block gets unasked: they live in dynamic shared memory
-//   (V6_SHARED_BYTES), which launch_tiles() allows the kernel first.
+//   (v6_shared_bytes()), which launch_tiles() allows the kernel first. A GPU
+//   of compute capability 7.5 (a T4) gives a block at most 64 KB: there v6
+//   runs with 2 stages (49.7 KB), one step ahead. The number of stages is a
+//   template parameter, STAGES, of the kernel.
 
 #define V6_BM 128        // rows of the tile of C
 #define V6_BN 256        // columns
@@ -398,7 +401,8 @@ __global__ void __launch_bounds__(THREADS) matmul_v5_any_kernel(const float *a, 
 #define V6_TN 16         // columns of C per thread, in sub-tiles of 4
 #define V6_LANES_M 4     // lanes of a warp along M ...
 #define V6_LANES_N 8     // ... and along N
-#define V6_STAGES 3      // copies of the shared tiles: steps in flight
+#define V6_STAGES 3      // copies of the shared tiles: steps in flight ...
+#define V6_STAGES_SMALL 2  // ... where 3 do not fit a block
 #define V6_BLOCKS_PER_SM 1
 #define V6_WARP_M (V6_LANES_M * V6_TM)
 #define V6_WARP_N (V6_LANES_N * V6_TN)
@@ -406,7 +410,6 @@ __global__ void __launch_bounds__(THREADS) matmul_v5_any_kernel(const float *a, 
 #define V6_THREADS (V6_BM / V6_WARP_M * V6_WARPS_N * 32)
 #define V6_A_LOADS (V6_BM * V6_BK / 4 / V6_THREADS)  // float4s of each tile a thread copies per step
 #define V6_B_LOADS (V6_BK * V6_BN / 4 / V6_THREADS)
-#define V6_SHARED_BYTES (V6_STAGES * V6_BK * (V6_BM + PAD + V6_BN) * sizeof(float))
 static_assert(V6_LANES_M * V6_LANES_N == 32 && V6_TM % 4 == 0 && V6_TN % 4 == 0 && V6_BK % 4 == 0,
               "a warp is 32 lanes; fragments and copies go by float4");
 static_assert(V6_A_LOADS * V6_THREADS * 4 == V6_BM * V6_BK && V6_B_LOADS * V6_THREADS * 4 == V6_BK * V6_BN,
@@ -440,14 +443,19 @@ __device__ void commit_copies(void) {
 #endif
 }
 
-// Waits until at most V6_STAGES - 2 of this thread's groups are still in
+// Shared memory of v6's STAGES stages of A and B.
+static size_t v6_shared_bytes(int stages) {
+  return stages * V6_BK * (V6_BM + PAD + V6_BN) * sizeof(float);
+}
+
+// Waits until at most STAGES - 2 of this thread's groups are still in
 // flight (the oldest one has landed), then for the whole block. After it,
 // the oldest stage in flight is complete for every thread (its A stored,
 // its B copied), and every thread has finished reading whatever it read
 // before.
-__device__ void wait_for_stage(void) {
+template <int STAGES> __device__ void wait_for_stage(void) {
 #if __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(V6_STAGES - 2) : "memory");
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(STAGES - 2) : "memory");
 #endif
   __syncthreads();
 }
@@ -527,12 +535,13 @@ __device__ void warp_outer_product(float acc[V6_TM][V6_TN], const float a_frag[V
     for (int j = 0; j < V6_TN; ++j) acc[i][j] += a_frag[i] * b_frag[j];
 }
 
+template <int STAGES>
 __device__ __forceinline__ void matmul_v6_body(const float *a, const float *b, float *c, int m, int n,
                                                int k, bool aligned) {
-  // The stages in dynamic shared memory: a_tiles[V6_STAGES][V6_BK][V6_BM + PAD], then b_tiles.
+  // The stages in dynamic shared memory: a_tiles[STAGES][V6_BK][V6_BM + PAD], then b_tiles.
   extern __shared__ __align__(16) float v6_shared[];
   float (*a_tiles)[V6_BK][V6_BM + PAD] = (float (*)[V6_BK][V6_BM + PAD])v6_shared;
-  float (*b_tiles)[V6_BK][V6_BN] = (float (*)[V6_BK][V6_BN])(v6_shared + V6_STAGES * V6_BK * (V6_BM + PAD));
+  float (*b_tiles)[V6_BK][V6_BN] = (float (*)[V6_BK][V6_BN])(v6_shared + STAGES * V6_BK * (V6_BM + PAD));
   int row0, col0;
   tile_origin(n, V6_BM, V6_BN, &row0, &col0);
   int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -542,14 +551,14 @@ __device__ __forceinline__ void matmul_v6_body(const float *a, const float *b, f
   float a_frag[V6_TM], b_frag[V6_TN];
   float4 a_part[V6_A_LOADS];  // A of step `next`, stored into its stage at the end of the step
   int steps = (k + V6_BK - 1) / V6_BK;
-  // TODO 6: (a) Fill the first V6_STAGES - 1 stages: for s < V6_STAGES - 1,
+  // TODO 6: (a) Fill the first STAGES - 1 stages: for s < STAGES - 1,
   // if s < steps, load_a_tile() of step s (p0 = s * V6_BK) and store_a_tile()
   // it into stage s, and copy_b_tile_async() step s into stage s; then
   // commit_copies(), also when there was nothing to copy (every step closes
   // one group, so that the count of groups in flight is the same at every
   // step). (b) For each step: wait_for_stage(). If there is a step
-  // next = step + V6_STAGES - 1, load_a_tile() it into a_part and
-  // copy_b_tile_async() it into its stage next % V6_STAGES (that of
+  // next = step + STAGES - 1, load_a_tile() it into a_part and
+  // copy_b_tile_async() it into its stage next % STAGES (that of
   // step - 1: free, since every thread finished reading it before this
   // barrier); commit_copies() in any case. Then for each p < V6_BK,
   // load_warp_fragments() of p from this step's stage and
@@ -567,14 +576,16 @@ __device__ __forceinline__ void matmul_v6_body(const float *a, const float *b, f
   }
 }
 
+template <int STAGES>
 __global__ void __launch_bounds__(V6_THREADS, V6_BLOCKS_PER_SM) matmul_v6_aligned_kernel(
     const float *a, const float *b, float *c, int m, int n, int k) {
-  matmul_v6_body(a, b, c, m, n, k, true);
+  matmul_v6_body<STAGES>(a, b, c, m, n, k, true);
 }
 
+template <int STAGES>
 __global__ void __launch_bounds__(V6_THREADS, V6_BLOCKS_PER_SM) matmul_v6_any_kernel(
     const float *a, const float *b, float *c, int m, int n, int k) {
-  matmul_v6_body(a, b, c, m, n, k, false);
+  matmul_v6_body<STAGES>(a, b, c, m, n, k, false);
 }
 
 // ---------------------------------------------------------------------------
@@ -612,8 +623,16 @@ static void matmul_v5(const float *a, const float *b, float *c, int m, int n, in
 }
 
 static void matmul_v6(const float *a, const float *b, float *c, int m, int n, int k) {
-  launch_tiles(rows_aligned(n, k) ? matmul_v6_aligned_kernel : matmul_v6_any_kernel, V6_BM, V6_BN,
-               V6_THREADS, V6_SHARED_BYTES, a, b, c, m, n, k);
+  int device = 0, shared_limit = 0;
+  PP_CHECK(cudaGetDevice(&device));
+  PP_CHECK(cudaDeviceGetAttribute(&shared_limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  int aligned = rows_aligned(n, k);
+  if (v6_shared_bytes(V6_STAGES) <= (size_t)shared_limit)
+    launch_tiles(aligned ? matmul_v6_aligned_kernel<V6_STAGES> : matmul_v6_any_kernel<V6_STAGES>, V6_BM, V6_BN,
+                 V6_THREADS, v6_shared_bytes(V6_STAGES), a, b, c, m, n, k);
+  else
+    launch_tiles(aligned ? matmul_v6_aligned_kernel<V6_STAGES_SMALL> : matmul_v6_any_kernel<V6_STAGES_SMALL>,
+                 V6_BM, V6_BN, V6_THREADS, v6_shared_bytes(V6_STAGES_SMALL), a, b, c, m, n, k);
 }
 
 extern "C" const matmul_variant matmul_variants[] = {
