@@ -14,13 +14,15 @@ void pp_print_usage(FILE *out, const char *program) {
           "  (no mode)          run, check and time every variant at one size; print the table\n"
           "  --grade            check the variants over the grader's sizes and seeds\n"
           "  --quick            with --grade: small sizes and one seed (for compute-sanitizer)\n"
-          "  --list             list the variants\n"
+          "  --list             list the variants and the datasets\n"
           "  --probe            exit 0 if a CUDA device is usable, 77 if not\n"
           "  --size S           problem size: 1000, 2^28, 2^24+1, 1e6; 03-scan: N/SECTION (2^28/1024);\n"
           "                     05-tiled-matmul: MxNxK (4096x4096x4096)\n"
           "  --seed N           first random seed (default %u); printed with every result\n"
           "  --seeds K          seeds per size when grading (default 3)\n"
           "  --variant LIST     comma-separated variant names or numbers (default: all)\n"
+          "  --dataset NAME     time this input distribution instead of the lab's default; with\n"
+          "                     --grade, check only this one (--list names them)\n"
           "  --reps N           timed repetitions (default 20)\n"
           "  --warmup N         untimed repetitions first (default 3)\n"
           "  --json PATH        also write the results as JSON to PATH\n"
@@ -142,9 +144,9 @@ int pp_parse_options(int argc, char **argv, pp_options *opt, FILE *err) {
     if (!strcmp(flag, "--quick")) { opt->quick = 1; continue; }
     if (!strcmp(flag, "--or-skip")) { opt->or_skip = 1; continue; }
     if (!strcmp(flag, "--serve")) { opt->mode = PP_MODE_SERVE; continue; }
-    static const char *const with_value[] = {"--size",  "--seed",     "--seeds", "--variant",
-                                             "--reps",  "--warmup",   "--json",  "--min-speedup",
-                                             "--verdict", "--timeout"};
+    static const char *const with_value[] = {"--size",    "--seed",   "--seeds", "--variant",
+                                             "--dataset", "--reps",   "--warmup", "--json",
+                                             "--min-speedup", "--verdict", "--timeout"};
     int known = 0;
     for (size_t k = 0; k < sizeof with_value / sizeof *with_value; ++k) known |= !strcmp(flag, with_value[k]);
     if (!known) {
@@ -172,6 +174,8 @@ int pp_parse_options(int argc, char **argv, pp_options *opt, FILE *err) {
       status = parse_positive_int(flag, value, &opt->warmup, err);
     } else if (!strcmp(flag, "--variant")) {
       opt->variants = value;
+    } else if (!strcmp(flag, "--dataset")) {
+      opt->dataset = value;
     } else if (!strcmp(flag, "--json")) {
       opt->json = value;
     } else if (!strcmp(flag, "--verdict")) {

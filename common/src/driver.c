@@ -35,6 +35,8 @@ typedef struct session {
   const pp_problem *p;
   const pp_options *o;
   pp_runner *runner;
+  int bench_dataset; /* the dataset the table times */
+  int only_dataset;  /* the one dataset --grade checks, or -1 for all */
   int cases;
   double vs_peer, vs_first;
   const char *best;
@@ -68,6 +70,16 @@ void pp_size_format_1d(const pp_size *size, char *out, size_t len) {
 
 static double gib(size_t bytes) {
   return (double)bytes / (1024.0 * 1024.0 * 1024.0);
+}
+
+/* The index of the dataset called `name`, or -1 (with a message) if none is. */
+static int find_dataset(const pp_problem *p, const char *name) {
+  for (int d = 0; p->datasets[d]; ++d)
+    if (!strcmp(name, p->datasets[d])) return d;
+  fprintf(stderr, "error: no dataset '%s' in %s; it has:", name, p->lab);
+  for (int d = 0; p->datasets[d]; ++d) fprintf(stderr, " %s", p->datasets[d]);
+  fprintf(stderr, "\n");
+  return -1;
 }
 
 /* Marks the variants named in a comma-separated list; NULL selects all. */
@@ -189,6 +201,7 @@ static int grade(session *s, const int *selected) {
     for (int j = 0; j < seeds; ++j) {
       uint64_t seed = o->seed + (uint64_t)j;
       for (int d = 0; p->datasets[d]; ++d) {
+        if (s->only_dataset >= 0 && d != s->only_dataset) continue;
         p->fill(state, seed, d);
         for (int v = 0; v < count; ++v) {
           if (!selected[v] || failed[v] >= FAILURES_SHOWN) continue;
@@ -255,7 +268,7 @@ static void cpu_run(void *ctx) {
 
 /* Times one variant: here, or in the runner when this is the checker. */
 static int time_variant(session *s, void *state, int variant, pp_timing *t, pp_verdict *v) {
-  int dataset = s->p->bench_dataset;
+  int dataset = s->bench_dataset;
   if (s->runner && variant != PP_PEER)
     return pp_runner_time(s->runner, variant, dataset, s->o->warmup, s->o->reps, t, v->note,
                           sizeof v->note);
@@ -266,7 +279,7 @@ static int time_variant(session *s, void *state, int variant, pp_timing *t, pp_v
 /* Checks a variant once, times it if it was right, and checks it again. */
 static void measure(session *s, void *state, int variant, pp_result *r) {
   pp_verdict v;
-  run_once(s, state, variant, s->p->bench_dataset, r->name, &v);
+  run_once(s, state, variant, s->bench_dataset, r->name, &v);
   int timed = v.correct;
   if (timed) {
     memset(&v, 0, sizeof v);
@@ -307,7 +320,7 @@ static int bench(session *s, const int *selected, const pp_device *dev, const pp
   report.title = p->title;
   p->format_size(size, report.size, sizeof report.size);
   report.seed = o->seed;
-  report.dataset = p->datasets[p->bench_dataset];
+  report.dataset = p->datasets[s->bench_dataset];
   report.reps = o->reps;
   report.warmup = o->warmup;
   report.device = dev;
@@ -319,9 +332,9 @@ static int bench(session *s, const int *selected, const pp_device *dev, const pp
   report.copy_gbps = pp_device_copy_gbps(copy_bytes);
 
   void *state = create_state(s, size);
-  p->fill(state, o->seed, p->bench_dataset);
+  p->fill(state, o->seed, s->bench_dataset);
 
-  timed_run cpu = {p, state, 0, p->bench_dataset};
+  timed_run cpu = {p, state, 0, s->bench_dataset};
   report.cpu = (pp_result){.name = "CPU reference", .what = "the grader's reference on one core",
                            .index = -1, .ran = 1, .correct = 1};
   report.cpu.time = pp_time_host(cpu_run, &cpu, 3);
@@ -445,8 +458,13 @@ int pp_main(const pp_problem *p, int argc, char **argv) {
   int count = p->variant_count();
   int *selected = calloc((size_t)(count > 0 ? count : 1), sizeof *selected);
   if (select_variants(p, o.variants, selected)) return PP_EXIT_USAGE;
+  int only_dataset = o.dataset ? find_dataset(p, o.dataset) : -1;
+  if (o.dataset && only_dataset < 0) return PP_EXIT_USAGE;
   if (o.mode == PP_MODE_LIST) {
     for (int i = 0; i < count; ++i) printf("%d  %-18s %s\n", i, p->variant(i).name, p->variant(i).what);
+    printf("datasets:");
+    for (int d = 0; p->datasets[d]; ++d) printf(" %s%s", p->datasets[d], d == p->bench_dataset ? " (timed)" : "");
+    printf("\n");
     return PP_EXIT_PASS;
   }
   pp_size size;
@@ -462,7 +480,10 @@ int pp_main(const pp_problem *p, int argc, char **argv) {
       return PP_EXIT_USAGE;
     }
   }
-  session s = {.p = p, .o = &o};
+  session s = {.p = p,
+               .o = &o,
+               .bench_dataset = only_dataset >= 0 ? only_dataset : p->bench_dataset,
+               .only_dataset = only_dataset};
   const char *why = NULL;
   if (!pp_device_available(&why)) {
     printf("no CUDA device (%s): skipped\n", why);

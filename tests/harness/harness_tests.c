@@ -181,12 +181,16 @@ static void test_options(void) {
   EXPECT(parse(&o, sink, 1, defaults) == 0);
   EXPECT(o.mode == PP_MODE_BENCH && o.seed == PP_DEFAULT_SEED && o.reps == 20 && !o.size);
 
+  EXPECT(!o.dataset);
+
   const char *full[] = {"lab",     "--grade", "--size",  "2^20", "--seed",        "9",
                         "--seeds", "2",       "--variant", "1,v3", "--json",      "out.json",
-                        "--reps",  "5",       "--warmup", "1",    "--min-speedup", "2.5", "--quick"};
-  EXPECT(parse(&o, sink, 19, full) == 0);
+                        "--reps",  "5",       "--warmup", "1",    "--min-speedup", "2.5", "--quick",
+                        "--dataset", "uniform"};
+  EXPECT(parse(&o, sink, 21, full) == 0);
   EXPECT(o.mode == PP_MODE_GRADE && !strcmp(o.size, "2^20") && o.seed == 9 && o.seeds == 2);
   EXPECT(!strcmp(o.variants, "1,v3") && !strcmp(o.json, "out.json") && o.reps == 5);
+  EXPECT(!strcmp(o.dataset, "uniform"));
   EXPECT(o.warmup == 1 && o.min_speedup == 2.5 && o.quick);
 
   const char *bad[][3] = {

@@ -32,6 +32,7 @@ typedef struct pp_options {
   int reps;             /**< timed repetitions */
   int warmup;           /**< untimed repetitions before them */
   const char *variants; /**< comma-separated names or numbers, or NULL for all */
+  const char *dataset;  /**< the one input distribution to time or grade, or NULL for the lab's */
   const char *json;     /**< where to write the JSON report, or NULL */
   int quick;            /**< grade only the small sizes (for sanitizer runs) */
   double min_speedup;   /**< bench: least speedup of the last variant over the first, or 0 */
