@@ -622,17 +622,19 @@ static void matmul_v5(const float *a, const float *b, float *c, int m, int n, in
                a, b, c, m, n, k);
 }
 
+template <int STAGES> static void launch_v6(const float *a, const float *b, float *c, int m, int n, int k) {
+  launch_tiles(rows_aligned(n, k) ? matmul_v6_aligned_kernel<STAGES> : matmul_v6_any_kernel<STAGES>, V6_BM,
+               V6_BN, V6_THREADS, v6_shared_bytes(STAGES), a, b, c, m, n, k);
+}
+
 static void matmul_v6(const float *a, const float *b, float *c, int m, int n, int k) {
   int device = 0, shared_limit = 0;
   PP_CHECK(cudaGetDevice(&device));
   PP_CHECK(cudaDeviceGetAttribute(&shared_limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  int aligned = rows_aligned(n, k);
   if (v6_shared_bytes(V6_STAGES) <= (size_t)shared_limit)
-    launch_tiles(aligned ? matmul_v6_aligned_kernel<V6_STAGES> : matmul_v6_any_kernel<V6_STAGES>, V6_BM, V6_BN,
-                 V6_THREADS, v6_shared_bytes(V6_STAGES), a, b, c, m, n, k);
+    launch_v6<V6_STAGES>(a, b, c, m, n, k);
   else
-    launch_tiles(aligned ? matmul_v6_aligned_kernel<V6_STAGES_SMALL> : matmul_v6_any_kernel<V6_STAGES_SMALL>,
-                 V6_BM, V6_BN, V6_THREADS, v6_shared_bytes(V6_STAGES_SMALL), a, b, c, m, n, k);
+    launch_v6<V6_STAGES_SMALL>(a, b, c, m, n, k);
 }
 
 extern "C" const matmul_variant matmul_variants[] = {
