@@ -62,6 +62,39 @@ void pp_fill_nonzero_ints_f32(float *x, size_t n, int max_abs, uint64_t seed, ui
  */
 void pp_fill_ints_i32(int32_t *x, size_t n, int32_t lo, int32_t hi, uint64_t seed, uint64_t stream);
 
+/**
+ * pp_fill_uniform_f32() on device memory: the same values, element for
+ * element, enqueued on the default stream.
+ * @param x       the device array
+ * @param n       its length
+ * @param lo      lower end, included
+ * @param hi      upper end, excluded
+ * @param seed    the run's seed
+ * @param stream  which array
+ */
+void pp_fill_uniform_f32_device(float *x, size_t n, float lo, float hi, uint64_t seed, uint64_t stream);
+
+/**
+ * pp_fill_nonzero_ints_f32() on device memory: the same values, enqueued on the default stream.
+ * @param x        the device array
+ * @param n        its length
+ * @param max_abs  largest magnitude, 1 to 2^20
+ * @param seed     the run's seed
+ * @param stream   which array
+ */
+void pp_fill_nonzero_ints_f32_device(float *x, size_t n, int max_abs, uint64_t seed, uint64_t stream);
+
+/**
+ * pp_fill_ints_i32() on device memory: the same values, enqueued on the default stream.
+ * @param x       the device array
+ * @param n       its length
+ * @param lo      smallest value
+ * @param hi      largest value, at least @p lo
+ * @param seed    the run's seed
+ * @param stream  which array
+ */
+void pp_fill_ints_i32_device(int32_t *x, size_t n, int32_t lo, int32_t hi, uint64_t seed, uint64_t stream);
+
 #ifdef __cplusplus
 }
 #endif
