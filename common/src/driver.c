@@ -334,6 +334,7 @@ static int bench(session *s, const int *selected, const pp_device *dev, const pp
   void *state = create_state(s, size);
   p->fill(state, o->seed, s->bench_dataset);
 
+  if (p->cpu_prepare) p->cpu_prepare(state);
   timed_run cpu = {p, state, 0, s->bench_dataset};
   report.cpu = (pp_result){.name = "CPU reference", .what = "the grader's reference on one core",
                            .index = -1, .ran = 1, .correct = 1};

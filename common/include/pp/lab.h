@@ -81,7 +81,10 @@ typedef struct pp_problem {
   void (*launch)(void *state, int variant, int dataset);
   /** Downloads the outputs of the last launch and judges them. */
   void (*check)(void *state, int variant, pp_verdict *verdict);
-  /** Recomputes the CPU reference (timed for the "vs CPU" column). */
+  /** Optional (NULL when fill() keeps host copies): brings the last fill()'s inputs to the
+   *  host for cpu_reference(), untimed. */
+  void (*cpu_prepare)(void *state);
+  /** Recomputes the CPU reference from host inputs (timed for the "vs CPU" column). */
   void (*cpu_reference)(void *state);
   /** Frees everything create() allocated. */
   void (*destroy)(void *state);
