@@ -106,16 +106,6 @@ static int select_variants(const pp_problem *p, const char *list, int *selected)
   return status;
 }
 
-int pp_launch_error(char *note, size_t len) {
-  cudaError_t err = cudaGetLastError();
-  if (err == cudaSuccess) err = cudaDeviceSynchronize();
-  if (err == cudaSuccess) return 0;
-  snprintf(note, len, "CUDA error %s (%s) while running it", cudaGetErrorName(err),
-           cudaGetErrorString(err));
-  cudaGetLastError();
-  return cudaDeviceSynchronize() == cudaSuccess ? 1 : 2;
-}
-
 /* Reads the device's verdict on the launch just made. Returns 0 if none;
  * otherwise describes the error in the verdict. A sticky error leaves the
  * CUDA context unusable, so the run stops there. */
@@ -239,57 +229,75 @@ static int grade(session *s, const int *selected) {
   return status;
 }
 
-typedef struct timed_run {
+typedef struct cpu_job {
   const pp_problem *problem;
   void *state;
-  int variant, dataset;
-} timed_run;
-
-static void prepare_run(void *ctx) {
-  timed_run *t = ctx;
-  t->problem->prepare(t->state);
-}
-
-static void launch_run(void *ctx) {
-  timed_run *t = ctx;
-  t->problem->launch(t->state, t->variant, t->dataset);
-}
-
-pp_timing pp_time_variant(const pp_problem *p, void *state, int variant, int dataset, int warmup,
-                          int reps) {
-  timed_run run = {p, state, variant, dataset};
-  return pp_time_device(prepare_run, launch_run, &run, warmup, reps);
-}
+} cpu_job;
 
 static void cpu_run(void *ctx) {
-  timed_run *t = ctx;
-  t->problem->cpu_reference(t->state);
+  cpu_job *job = ctx;
+  job->problem->cpu_reference(job->state);
 }
 
-/* Times one variant: here, or in the runner when this is the checker. */
+/* Times one launch: here, or in the runner when this is the checker. */
+static int time_once(session *s, void *state, int variant, double *ms, pp_verdict *v) {
+  if (s->runner && variant != PP_PEER) {
+    PP_CHECK(cudaDeviceSynchronize()); /* the inputs and the poison land before the runner reads */
+    int got = pp_runner_time(s->runner, variant, s->bench_dataset, ms, v->note, sizeof v->note);
+    return got == -2 ? TIMED_OUT : got ? FAILED : RAN;
+  }
+  *ms = pp_time_launch(s->p, state, variant, s->bench_dataset);
+  return launch_failed("timing", v) ? FAILED : RAN;
+}
+
+/* Times a variant over --warmup and --reps repetitions, each on new inputs
+ * (filled, untimed, before it) and each checked after it: a wrong answer at
+ * any repetition fails the variant. Returns 0, or 1 with the verdict saying why. */
 static int time_variant(session *s, void *state, int variant, pp_timing *t, pp_verdict *v) {
-  int dataset = s->bench_dataset;
-  if (s->runner && variant != PP_PEER)
-    return pp_runner_time(s->runner, variant, dataset, s->o->warmup, s->o->reps, t, v->note,
-                          sizeof v->note);
-  *t = pp_time_variant(s->p, state, variant, dataset, s->o->warmup, s->o->reps);
-  return launch_failed("timing", v);
+  const pp_options *o = s->o;
+  double *ms = malloc((size_t)o->reps * sizeof *ms);
+  int status = 0;
+  for (int r = -o->warmup; r < o->reps && !status; ++r) {
+    /* A new input every time: a variant that keeps an earlier answer and
+     * replays it when the input looks unchanged is wrong, not fast. */
+    uint64_t seed = o->seed + 1 + (uint64_t)(r + o->warmup);
+    s->p->fill(state, seed, s->bench_dataset);
+    s->p->prepare(state);
+    memset(v, 0, sizeof *v);
+    double elapsed = 0.0;
+    status = time_once(s, state, variant, &elapsed, v) != RAN;
+    if (!status) {
+      s->p->check(state, variant, v);
+      status = !v->correct;
+    }
+    if (status) {
+      char why[160]; /* the check's note, cut to leave room for where it happened */
+      snprintf(why, sizeof why, "%.159s", v->note);
+      snprintf(v->note, sizeof v->note, "%s repetition %d (seed %llu): %s",
+               r < 0 ? "warm-up" : "timed", r < 0 ? r + o->warmup + 1 : r + 1,
+               (unsigned long long)seed, why);
+      v->correct = 0;
+    } else if (r >= 0) {
+      ms[r] = elapsed;
+    }
+  }
+  if (!status) *t = pp_timing_summary(ms, o->reps);
+  free(ms);
+  return status;
 }
 
-/* Checks a variant once, times it if it was right, and checks it again. */
+/* Checks a variant once on the table's inputs, then times it on new inputs,
+ * checking every repetition. */
 static void measure(session *s, void *state, int variant, pp_result *r) {
   pp_verdict v;
+  s->p->fill(state, s->o->seed, s->bench_dataset);
   run_once(s, state, variant, s->bench_dataset, r->name, &v);
-  int timed = v.correct;
-  if (timed) {
-    memset(&v, 0, sizeof v);
-    r->ran = !time_variant(s, state, variant, &r->time, &v);
-    if (r->ran) s->p->check(state, variant, &v);
-  }
+  int checked = v.correct;
+  if (checked) r->ran = !time_variant(s, state, variant, &r->time, &v);
   r->correct = v.correct;
   r->rel_error = v.rel_error;
   r->bound_ratio = v.bound_ratio;
-  if (snprintf(r->note, sizeof r->note, "%s%s", timed && !v.correct ? "after timing: " : "",
+  if (snprintf(r->note, sizeof r->note, "%s%s", checked && !v.correct ? "while timing, " : "",
                v.note) >= (int)sizeof r->note)
     r->note[sizeof r->note - 2] = '~'; /* mark the cut */
 }
@@ -335,7 +343,7 @@ static int bench(session *s, const int *selected, const pp_device *dev, const pp
   p->fill(state, o->seed, s->bench_dataset);
 
   if (p->cpu_prepare) p->cpu_prepare(state);
-  timed_run cpu = {p, state, 0, s->bench_dataset};
+  cpu_job cpu = {p, state};
   report.cpu = (pp_result){.name = "CPU reference", .what = "the grader's reference on one core",
                            .index = -1, .ran = 1, .correct = 1};
   report.cpu.time = pp_time_host(cpu_run, &cpu, 3);

@@ -23,20 +23,17 @@
 #define NAME_BYTES 64
 /* Output of the runner shown at most (the rest is counted, not shown). */
 #define OUTPUT_LINES 200
-/* A timing request covers many launches: it may take this many times longer. */
-#define TIME_REQUEST_FACTOR 4
-
 enum op { OP_HELLO, OP_SHARE, OP_UNSHARE, OP_LAUNCH, OP_TIME, OP_QUIT };
 
 typedef struct request {
-  int32_t op, variant, dataset, warmup, reps, count; /* count: buffers that follow OP_SHARE */
+  int32_t op, variant, dataset, count; /* count: buffers that follow OP_SHARE */
   pp_size size;
 } request;
 
 typedef struct reply {
   int32_t status; /* 0 done; 1 failed, see note */
   int32_t count;  /* OP_HELLO: variant names that follow */
-  pp_timing timing;
+  double elapsed_ms; /* OP_TIME: the one launch it timed */
   char note[256];
 } reply;
 
@@ -298,14 +295,13 @@ int pp_runner_launch(pp_runner *r, int variant, int dataset, char *note, size_t 
   return run_request(r, &q, &a, r->timeout_s, "while running it", note, len);
 }
 
-int pp_runner_time(pp_runner *r, int variant, int dataset, int warmup, int reps, pp_timing *timing,
-                   char *note, size_t len) {
-  request q = {.op = OP_TIME, .variant = variant, .dataset = dataset, .warmup = warmup, .reps = reps};
+int pp_runner_time(pp_runner *r, int variant, int dataset, double *elapsed_ms, char *note,
+                   size_t len) {
+  request q = {.op = OP_TIME, .variant = variant, .dataset = dataset};
   reply a;
-  if (run_request(r, &q, &a, TIME_REQUEST_FACTOR * r->timeout_s, "while timing it", note, len))
-    return -1;
-  *timing = a.timing;
-  return 0;
+  int got = run_request(r, &q, &a, r->timeout_s, "while timing it", note, len);
+  if (!got) *elapsed_ms = a.elapsed_ms;
+  return got;
 }
 
 /* Copies the runner's output to @p out, each line marked as the submission's. */
@@ -411,8 +407,8 @@ int pp_serve(const pp_problem *p) {
       }
       if (q.op == OP_LAUNCH)
         p->launch(state, q.variant, q.dataset);
-      else if (q.warmup >= 0 && q.reps > 0)
-        a.timing = pp_time_variant(p, state, q.variant, q.dataset, q.warmup, q.reps);
+      else
+        a.elapsed_ms = pp_time_launch(p, state, q.variant, q.dataset);
       error = pp_launch_error(a.note, sizeof a.note);
       a.status = error != 0;
       break;

@@ -27,14 +27,15 @@ void pp_share_import(const pp_shared_buffer *list, int count);
 /* The runner: how many imported buffers were not used (0 when the states match). */
 int pp_share_unused(void);
 
+/* run.c, for the driver and the runner alike. */
+
 /* Waits for the launch just made: 0 if it went well; otherwise the CUDA error
  * goes into @p note and the result is 1, or 2 when the error is sticky (the
  * context is lost and the process must end). */
 int pp_launch_error(char *note, size_t len);
 
-/* Times one variant with pp_time_device(), poisoning before each repetition:
- * the driver's bench and the runner's timing requests alike (driver.c). */
-pp_timing pp_time_variant(const pp_problem *problem, void *state, int variant, int dataset,
-                          int warmup, int reps);
+/* Times one launch of @p variant with pp_time_once() (L2 evicted first); the
+ * caller fills, poisons and checks around it. */
+double pp_time_launch(const pp_problem *problem, void *state, int variant, int dataset);
 
 #endif

@@ -17,7 +17,7 @@ double pp_median(double *values, int n) {
   return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
-static pp_timing summarize(double *ms, int reps) {
+pp_timing pp_timing_summary(double *ms, int reps) {
   pp_timing t;
   t.reps = reps;
   t.median_ms = pp_median(ms, reps); /* sorted now */
@@ -39,25 +39,30 @@ void pp_flush_l2(void) {
   pp_l2_flush_launch(buffer, count);
 }
 
+double pp_time_once(pp_work work, void *ctx) {
+  static cudaEvent_t start, stop;
+  if (!start) {
+    PP_CHECK(cudaEventCreate(&start));
+    PP_CHECK(cudaEventCreate(&stop));
+  }
+  pp_flush_l2();
+  PP_CHECK(cudaEventRecord(start, 0));
+  work(ctx);
+  PP_CHECK(cudaEventRecord(stop, 0));
+  PP_CHECK(cudaEventSynchronize(stop));
+  float elapsed = 0.0f;
+  PP_CHECK(cudaEventElapsedTime(&elapsed, start, stop));
+  return elapsed;
+}
+
 pp_timing pp_time_device(pp_work prepare, pp_work work, void *ctx, int warmup, int reps) {
   double *ms = malloc((size_t)reps * sizeof *ms);
-  cudaEvent_t start, stop;
-  PP_CHECK(cudaEventCreate(&start));
-  PP_CHECK(cudaEventCreate(&stop));
   for (int r = -warmup; r < reps; ++r) {
     if (prepare) prepare(ctx);
-    pp_flush_l2();
-    PP_CHECK(cudaEventRecord(start, 0));
-    work(ctx);
-    PP_CHECK(cudaEventRecord(stop, 0));
-    PP_CHECK(cudaEventSynchronize(stop));
-    float elapsed = 0.0f;
-    PP_CHECK(cudaEventElapsedTime(&elapsed, start, stop));
+    double elapsed = pp_time_once(work, ctx);
     if (r >= 0) ms[r] = elapsed;
   }
-  PP_CHECK(cudaEventDestroy(start));
-  PP_CHECK(cudaEventDestroy(stop));
-  pp_timing t = summarize(ms, reps);
+  pp_timing t = pp_timing_summary(ms, reps);
   free(ms);
   return t;
 }
@@ -75,7 +80,7 @@ pp_timing pp_time_host(pp_work work, void *ctx, int reps) {
     work(ctx);
     ms[r] = now_ms() - t0;
   }
-  pp_timing t = summarize(ms, reps);
+  pp_timing t = pp_timing_summary(ms, reps);
   free(ms);
   return t;
 }

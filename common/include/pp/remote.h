@@ -24,7 +24,6 @@
 #include <stdio.h>
 
 #include "pp/lab.h"
-#include "pp/timer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -78,20 +77,20 @@ void pp_runner_unshare(pp_runner *runner);
 int pp_runner_launch(pp_runner *runner, int variant, int dataset, char *note, size_t len);
 
 /**
- * Has the runner time @p variant with pp_time_device(), poisoning the outputs
- * before every repetition.
- * @param runner   the runner
- * @param variant  the variant's index
- * @param dataset  the dataset the inputs were filled with
- * @param warmup   untimed repetitions
- * @param reps     timed repetitions
- * @param timing   receives the runner's measurement
- * @param note     receives what went wrong
- * @param len      size of @p note
+ * Has the runner time one launch of @p variant (pp_time_once(): L2 evicted,
+ * CUDA events around the launch). The checker fills the inputs, poisons the
+ * outputs and checks them around every such request, so a variant that
+ * replays an earlier answer instead of computing is caught.
+ * @param runner      the runner
+ * @param variant     the variant's index
+ * @param dataset     the dataset the inputs were filled with
+ * @param elapsed_ms  receives the runner's measurement
+ * @param note        receives what went wrong
+ * @param len         size of @p note
  * @return as pp_runner_launch()
  */
-int pp_runner_time(pp_runner *runner, int variant, int dataset, int warmup, int reps,
-                   pp_timing *timing, char *note, size_t len);
+int pp_runner_time(pp_runner *runner, int variant, int dataset, double *elapsed_ms, char *note,
+                   size_t len);
 
 /**
  * Asks the runner to quit, prints what it wrote (each line marked), and

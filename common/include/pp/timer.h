@@ -34,6 +34,24 @@ typedef struct pp_timing {
 pp_timing pp_time_device(pp_work prepare, pp_work work, void *ctx, int warmup, int reps);
 
 /**
+ * Times one repetition of device work with CUDA events on the default stream,
+ * after evicting the L2 cache (pp_flush_l2()): what pp_time_device() does each
+ * repetition, for callers that do their own work between repetitions.
+ * @param work  the timed work; it only enqueues device work
+ * @param ctx   passed to @p work
+ * @return milliseconds between the events around @p work (it has finished)
+ */
+double pp_time_once(pp_work work, void *ctx);
+
+/**
+ * Summarizes repeated timings; sorts @p ms in place.
+ * @param ms    milliseconds, one per repetition
+ * @param reps  how many, at least 1
+ * @return median, minimum and maximum
+ */
+pp_timing pp_timing_summary(double *ms, int reps);
+
+/**
  * Times host work with a monotonic clock.
  * @param work  the timed work
  * @param ctx   passed to @p work
