@@ -24,7 +24,7 @@ void pp_print_usage(FILE *out, const char *program) {
           "  --dataset NAME     time this input distribution instead of the lab's default; with\n"
           "                     --grade, check only this one (--list names them)\n"
           "  --reps N           timed repetitions (default 20)\n"
-          "  --warmup N         untimed repetitions first (default 3)\n"
+          "  --warmup N         untimed repetitions first (default 3; 0 for none)\n"
           "  --json PATH        also write the results as JSON to PATH\n"
           "  --min-speedup X    fail unless the last variant is X times faster than the first\n"
           "  --or-skip          a --size too large for this GPU's memory is skipped (77), not refused (2)\n"
@@ -98,10 +98,10 @@ void pp_format_count(uint64_t n, char *out, size_t len) {
   snprintf(out, len, "%llu", (unsigned long long)n);
 }
 
-static int parse_positive_int(const char *flag, const char *text, int *out, FILE *err) {
+static int parse_int(const char *flag, const char *text, int least, int *out, FILE *err) {
   uint64_t v;
-  if (pp_parse_count(text, &v) || v == 0 || v > 1000000) {
-    fprintf(err, "error: %s needs a whole number from 1 to 1000000, got '%s'\n", flag, text);
+  if (pp_parse_count(text, &v) || v < (uint64_t)least || v > 1000000) {
+    fprintf(err, "error: %s needs a whole number from %d to 1000000, got '%s'\n", flag, least, text);
     return PP_EXIT_USAGE;
   }
   *out = (int)v;
@@ -167,11 +167,11 @@ int pp_parse_options(int argc, char **argv, pp_options *opt, FILE *err) {
         status = PP_EXIT_USAGE;
       }
     } else if (!strcmp(flag, "--seeds")) {
-      status = parse_positive_int(flag, value, &opt->seeds, err);
+      status = parse_int(flag, value, 1, &opt->seeds, err);
     } else if (!strcmp(flag, "--reps")) {
-      status = parse_positive_int(flag, value, &opt->reps, err);
+      status = parse_int(flag, value, 1, &opt->reps, err);
     } else if (!strcmp(flag, "--warmup")) {
-      status = parse_positive_int(flag, value, &opt->warmup, err);
+      status = parse_int(flag, value, 0, &opt->warmup, err);
     } else if (!strcmp(flag, "--variant")) {
       opt->variants = value;
     } else if (!strcmp(flag, "--dataset")) {

@@ -204,6 +204,12 @@ static void test_options(void) {
   }
   const char *help[] = {"lab", "--size", "5", "--help"};
   EXPECT(parse(&o, sink, 4, help) == 0 && o.mode == PP_MODE_HELP);
+
+  /* No untimed repetition is a legitimate choice; no timed one is not. */
+  const char *no_warmup[] = {"lab", "--warmup", "0"};
+  EXPECT(parse(&o, sink, 3, no_warmup) == 0 && o.warmup == 0);
+  const char *negative_warmup[] = {"lab", "--warmup", "-1"};
+  EXPECT(parse(&o, sink, 3, negative_warmup) == 2);
   fclose(sink);
 }
 

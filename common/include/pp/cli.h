@@ -44,7 +44,8 @@ typedef struct pp_options {
 
 /**
  * Parses @p argv into @p opt. Unknown flags, missing values, numbers that do
- * not parse, and negative or zero counts are errors.
+ * not parse, negative counts, and zero seeds or repetitions (zero warm-up runs
+ * are allowed) are errors.
  * @param argc  argument count
  * @param argv  arguments
  * @param opt   receives the options (defaults filled first)
