@@ -2,57 +2,148 @@
  *
  *   pp-symcheck --allow LIST [--verdict FILE] OBJECT...
  *
- * Reads the objects' symbols (nm) and disassembly (objdump) and checks them
- * against LIST (grading/allowed-symbols.txt explains its lines): every
- * undefined symbol must be allowed, no symbol may be denied, no instruction
- * may enter the kernel, and exit may only appear in nvcc's never-run host
- * copies of __device__ functions. Exits 0 when clean, 1 when refused (each
- * reason printed), 2 on bad usage or when nm/objdump cannot read an object.
- * With --verdict it also writes "status pass|fail" and one "note" per reason.
+ * Reads the objects' symbols (nm), disassembly and relocations (objdump) and
+ * checks them against LIST (grading/allowed-symbols.txt explains its lines):
+ * every undefined symbol, weak ones included, must be allowed, no symbol may be
+ * denied, no instruction may enter the kernel, and exit may only appear in
+ * nvcc's never-run host copies of __device__ functions, which no other code
+ * calls and no data (in any section but unwind and debug tables) points at.
+ * It fails closed: it keeps every symbol and reference, whatever their number
+ * and the length of their names, and it refuses an object that nm or objdump
+ * cannot read or complain about, that is not x86-64 or AArch64 code, or whose
+ * listings hold a line or a name it cannot parse.
+ * Exits 0 when clean, 1 when refused (each reason printed), 2 on bad usage: the
+ * arguments, the allow-list, an object that is not a readable file, nm or
+ * objdump missing. With --verdict it also writes "status pass|fail|error" and
+ * one "note" per reason.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <ctype.h>
+#include <errno.h>
 #include <fnmatch.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 enum { PASS = 0, FAIL = 1, USAGE = 2 };
-#define MAX_PATTERNS 256
-#define MAX_FUNCTIONS 4096
-#define MAX_REFS 64
-#define MAX_REASONS 32
+
+#define HEX "0123456789abcdefABCDEF"
+
+/* Running out of memory ends the check with exit code 2 and no verdict file:
+ * never a pass. */
+static void *checked(void *p) {
+  if (!p) {
+    fprintf(stderr, "error: out of memory\n");
+    exit(USAGE);
+  }
+  return p;
+}
+
+static char *copy_of(const char *text, size_t n) {
+  char *s = checked(malloc(n + 1));
+  memcpy(s, text, n);
+  s[n] = '\0';
+  return s;
+}
+
+/* Grows @p array of @p count elements of @p size by one; returns the new one, zeroed. */
+static void *grow(void **array, size_t *count, size_t *capacity, size_t size) {
+  if (*count == *capacity) {
+    *capacity = *capacity ? 2 * *capacity : 16;
+    *array = checked(realloc(*array, *capacity * size));
+  }
+  char *element = (char *)*array + (*count)++ * size;
+  memset(element, 0, size);
+  return element;
+}
+
+typedef struct strings {
+  char **at;
+  size_t count, capacity;
+} strings;
+
+static void append(strings *list, char *s) {
+  *(char **)grow((void **)&list->at, &list->count, &list->capacity, sizeof *list->at) = s;
+}
+
+static int contains(const strings *list, const char *s) {
+  for (size_t i = 0; i < list->count; ++i)
+    if (!strcmp(list->at[i], s)) return 1;
+  return 0;
+}
+
+static void clear(strings *list) {
+  for (size_t i = 0; i < list->count; ++i) free(list->at[i]);
+  free(list->at);
+  memset(list, 0, sizeof *list);
+}
+
+/* What code or data names: a symbol, or a place in a section (objdump writes
+ * "name", "name+0x1c" or "name-0x4"), plus an offset. */
+typedef struct reference {
+  char *name;
+  long offset;
+  long to; /* what it leads to, once the code is read: see resolve() */
+} reference;
 
 typedef struct function {
-  char name[256];
-  char section[64];       /* where it lies, for references made by section and offset */
+  char *name;
+  const char *section; /* one of code_sections */
   unsigned long start;
-  char refs[MAX_REFS][128]; /* symbols it calls or addresses, itself excluded */
-  int ref_count;
+  reference *refs; /* what it calls or addresses */
+  size_t ref_count, ref_capacity;
+  int stub; /* nvcc's host copy of a __device__ function, see find_stubs() */
 } function;
 
-static char *allowed[MAX_PATTERNS], *denied[MAX_PATTERNS];
-static int allowed_count, denied_count;
-static function functions[MAX_FUNCTIONS];
-static int function_count;
-static char reasons[MAX_REASONS][256];
-static int reason_count;
+static strings allowed, denied, reasons;
+static int format_seen;    /* whether objdump's format line was read */
+static const char *object; /* the object being checked */
+/* The object's code: its sections and functions, as objdump -d lists them. */
+static strings code_sections;
+static function *functions;
+static size_t function_count, function_capacity;
 
-static void refuse(const char *format, const char *what) {
-  char line[256];
-  snprintf(line, sizeof line, format, what);
-  for (int i = 0; i < reason_count; ++i)
-    if (!strcmp(reasons[i], line)) return; /* once per reason */
-  if (reason_count == MAX_REASONS) return;
+static void refuse(const char *format, ...) __attribute__((format(printf, 1, 2)));
+
+/* Prints a reason for refusing, once, and keeps it for the verdict. */
+static void refuse(const char *format, ...) {
+  va_list args, again;
+  va_start(args, format);
+  va_copy(again, args);
+  int n = vsnprintf(NULL, 0, format, args);
+  va_end(args);
+  char *line = checked(malloc(n > 0 ? (size_t)n + 1 : 1));
+  line[0] = '\0';
+  if (n > 0) vsnprintf(line, (size_t)n + 1, format, again);
+  va_end(again);
+  if (contains(&reasons, line)) {
+    free(line);
+    return;
+  }
   printf("refused: %s\n", line);
-  snprintf(reasons[reason_count++], sizeof *reasons, "%s", line);
+  append(&reasons, line);
 }
 
 /* The first of @p patterns that @p name matches, or NULL. */
-static const char *match(char **patterns, int count, const char *name) {
-  for (int i = 0; i < count; ++i)
-    if (!fnmatch(patterns[i], name, 0)) return patterns[i];
+static const char *match(const strings *patterns, const char *name) {
+  for (size_t i = 0; i < patterns->count; ++i)
+    if (!fnmatch(patterns->at[i], name, 0)) return patterns->at[i];
   return NULL;
+}
+
+/* Splits @p line at blanks into at most @p most fields; returns their number,
+ * or most + 1 if there are more. */
+static size_t split(char *line, char **fields, size_t most) {
+  size_t n = 0;
+  for (char *save = NULL, *f = strtok_r(line, " \t", &save); f; f = strtok_r(NULL, " \t", &save)) {
+    if (n == most) return most + 1;
+    fields[n++] = f;
+  }
+  return n;
 }
 
 static int read_list(const char *path) {
@@ -61,197 +152,444 @@ static int read_list(const char *path) {
     fprintf(stderr, "error: cannot read the allow-list %s\n", path);
     return USAGE;
   }
-  char line[512], word[16], pattern[256];
-  for (int number = 1; fgets(line, sizeof line, f); ++number) {
-    if (sscanf(line, "%15s", word) != 1 || word[0] == '#') continue;
-    int is_allow = !strcmp(word, "allow");
-    if ((!is_allow && strcmp(word, "deny")) || sscanf(line, "%*s %255s", pattern) != 1 ||
-        (is_allow ? allowed_count : denied_count) == MAX_PATTERNS) {
+  char *line = NULL, *field[2];
+  size_t capacity = 0;
+  int status = PASS, number = 0;
+  while (status == PASS && getline(&line, &capacity, f) >= 0) {
+    ++number;
+    line[strcspn(line, "\r\n")] = '\0';
+    size_t n = split(line, field, 2);
+    if (n == 0 || field[0][0] == '#') continue;
+    int is_allow = !strcmp(field[0], "allow");
+    if (n != 2 || (!is_allow && strcmp(field[0], "deny"))) {
       fprintf(stderr, "error: %s:%d: expected 'allow PATTERN' or 'deny PATTERN'\n", path, number);
-      fclose(f);
-      return USAGE;
+      status = USAGE;
+    } else {
+      append(is_allow ? &allowed : &denied, copy_of(field[1], strlen(field[1])));
     }
-    if (is_allow)
-      allowed[allowed_count++] = strdup(pattern);
-    else
-      denied[denied_count++] = strdup(pattern);
   }
+  free(line);
   fclose(f);
-  return PASS;
+  return status;
 }
 
-static FILE *run_tool(const char *tool, const char *object) {
-  char command[4096];
-  if (strchr(object, '\'')) return NULL;
-  snprintf(command, sizeof command, "%s '%s' 2>/dev/null", tool, object);
-  return popen(command, "r");
+/* 1 if objdump can write @p name so that it is found again: no blank or
+ * control character, and none of "<>+-", which it writes around and after
+ * names. Compilers write no such name. */
+static int plain_name(const char *name) {
+  for (const unsigned char *c = (const unsigned char *)name; *c; ++c)
+    if (*c <= ' ' || *c == 0x7f || strchr("<>+-", *c)) return 0;
+  return *name != '\0';
 }
 
-/* nm -P: "name type [value size]"; type U is undefined. */
-static int check_symbols(const char *object) {
-  FILE *nm = run_tool("nm -P", object);
-  if (!nm) return USAGE;
-  char line[1024], name[512], type[8];
-  while (fgets(line, sizeof line, nm)) {
-    if (sscanf(line, "%511s %7s", name, type) != 2) continue;
-    const char *library = match(denied, denied_count, name);
-    if (library)
-      refuse("contains library code (symbols matching %s): the library peers belong to the grader; write your own kernel", library);
-    else if (!strcmp(type, "U") && strcmp(name, "exit") && !match(allowed, allowed_count, name))
-      refuse("calls %s, which a lab file may not use (grading/allowed-symbols.txt lists what it may)", name);
+static void refuse_name(const char *name) {
+  refuse("the name '%s' has a blank, a control character or one of <>+-, which make objdump's "
+         "listings ambiguous",
+         name);
+}
+
+/* Runs @p command (NULL-terminated, the object last) and hands each line of
+ * its output to @p parse, which returns -1 for a line it cannot parse.
+ * Returns PASS; FAIL after refusing the object if the tool fails, says
+ * anything on stderr, or writes a line that does not parse; USAGE if the tool
+ * cannot be run. */
+static int run_tool(char *const *command, int (*parse)(char *line)) {
+  const char *tool = command[0];
+  FILE *complaints = tmpfile();
+  format_seen = 0;
+  int out[2];
+  if (!complaints || pipe(out)) {
+    fprintf(stderr, "error: cannot run %s: %s\n", tool, strerror(errno));
+    if (complaints) fclose(complaints);
+    return USAGE;
   }
-  return pclose(nm) ? USAGE : PASS;
-}
-
-/* Static functions are often referenced as "<section>+0x<offset>": finds the
- * function at that place, or returns @p ref unchanged. */
-static const char *resolve(const char *ref) {
-  char section[64];
-  unsigned long offset;
-  if (ref[0] != '.' || sscanf(ref, "%63[^+]+%lx", section, &offset) != 2) return ref;
-  const function *best = NULL;
-  for (int i = 0; i < function_count; ++i) {
-    const function *f = &functions[i];
-    if (!strcmp(f->section, section) && f->start <= offset && (!best || f->start > best->start)) best = f;
+  fflush(stdout);
+  pid_t child = fork();
+  if (child == 0) {
+    dup2(out[1], STDOUT_FILENO);
+    dup2(fileno(complaints), STDERR_FILENO);
+    close(out[0]);
+    close(out[1]);
+    execvp(tool, command);
+    _exit(127);
   }
-  return best ? best->name : ref;
-}
-
-/* Records what @p text names ("sym", "sym-0x4", ".text+0x1c"); a
- * PC-relative reference to a place counts from the end of its 4-byte field. */
-static void add_ref(function *f, const char *text, int pc_relative) {
-  char name[128];
-  size_t n = strcspn(text, " \t\n>");
-  if (n == 0 || n >= sizeof name) return;
-  memcpy(name, text, n);
-  name[n] = '\0';
-  unsigned long offset = 0;
-  char *plus = strchr(name, '+');
-  if (name[0] == '.') { /* a place: the section alone is its offset 0 */
-    if (plus) sscanf(plus + 1, "%lx", &offset);
-    plus = plus ? plus : name + strlen(name);
-    snprintf(plus, sizeof name - (size_t)(plus - name), "+%lx", offset + (pc_relative ? 4 : 0));
-  } else {
-    name[strcspn(name, "+-")] = '\0';
+  close(out[1]);
+  if (child < 0) {
+    fprintf(stderr, "error: cannot run %s: %s\n", tool, strerror(errno));
+    close(out[0]);
+    fclose(complaints);
+    return USAGE;
   }
-  if (!strcmp(name, f->name)) return;
-  for (int i = 0; i < f->ref_count; ++i)
-    if (!strcmp(f->refs[i], name)) return;
-  if (f->ref_count < MAX_REFS) snprintf(f->refs[f->ref_count++], sizeof *f->refs, "%s", name);
-}
-
-/* objdump -dr -w: "<addr> <name>:" starts a function; "R_..." lines are
- * relocations; "<target>" in an instruction names what it calls or jumps to. */
-static int read_functions(const char *object) {
-  FILE *dump = run_tool("objdump -dr --no-show-raw-insn -w", object);
-  if (!dump) return USAGE;
-  char line[2048], section[64] = "";
-  function *current = NULL;
-  while (fgets(line, sizeof line, dump)) {
-    char *open = strchr(line, '<');
-    if (sscanf(line, "Disassembly of section %63[^:]:", section) == 1) continue;
-    if (isxdigit((unsigned char)line[0]) && open && strstr(line, ">:")) {
-      if (function_count == MAX_FUNCTIONS) break;
-      current = &functions[function_count++];
-      memset(current, 0, sizeof *current);
-      size_t n = strcspn(open + 1, ">");
-      snprintf(current->name, sizeof current->name, "%.*s", (int)n, open + 1);
-      snprintf(current->section, sizeof current->section, "%s", section);
-      current->start = strtoul(line, NULL, 16);
-      continue;
-    }
-    if (!current) continue;
-    char *reloc = strstr(line, "R_X86_64_");
-    if (!reloc) reloc = strstr(line, "R_AARCH64_");
-    if (reloc) {
-      int pc_relative = strstr(reloc, "PC32") || strstr(reloc, "PLT32");
-      reloc += strcspn(reloc, " \t");
-      add_ref(current, reloc + strspn(reloc, " \t"), pc_relative);
-      continue;
-    }
-    char *tab = strchr(line, '\t'); /* "addr:\tmnemonic operands" */
-    if (!tab) continue;
-    char mnemonic[32] = "";
-    sscanf(tab + 1, "%31s", mnemonic);
-    if (!strcmp(mnemonic, "syscall") || !strcmp(mnemonic, "sysenter") || !strcmp(mnemonic, "svc") ||
-        (!strcmp(mnemonic, "int") && strstr(tab, "$0x80")))
-      refuse("%s enters the kernel directly: a lab file may only compute and launch", current->name);
-    if (open && open[1] != '.') add_ref(current, open + 1, 0);
+  FILE *listing = checked(fdopen(out[0], "r"));
+  char *line = NULL, *unparsed = NULL;
+  size_t capacity = 0;
+  ssize_t len;
+  while ((len = getline(&line, &capacity, listing)) >= 0) {
+    if (len > 0 && line[len - 1] == '\n') line[--len] = '\0';
+    /* Keep reading after a line that does not parse, so that the tool ends. */
+    if (!unparsed && (strlen(line) != (size_t)len || parse(line))) unparsed = copy_of(line, (size_t)len);
   }
-  return pclose(dump) ? USAGE : PASS;
+  fclose(listing);
+  int wait_status = 0;
+  while (waitpid(child, &wait_status, 0) < 0 && errno == EINTR) {}
+  rewind(complaints);
+  len = getline(&line, &capacity, complaints);
+  fclose(complaints);
+  if (len > 0) line[strcspn(line, "\n")] = '\0';
+  int exited = WIFEXITED(wait_status), code = exited ? WEXITSTATUS(wait_status) : -1;
+  int status = PASS;
+  if (code == 127) {
+    fprintf(stderr, "error: cannot run %s%s%s\n", tool, len > 0 ? ": " : "", len > 0 ? line : "");
+    status = USAGE;
+  } else if (code != 0 || len > 0) {
+    if (len > 0)
+      refuse("cannot read %s: %s", object, line);
+    else
+      refuse("cannot read %s: %s %s", object, tool, exited ? "failed" : "was killed");
+    status = FAIL;
+  } else if (unparsed) {
+    refuse("cannot read %s: %s wrote a line that pp-symcheck cannot parse: '%.300s'", object, tool,
+           unparsed);
+    status = FAIL;
+  }
+  free(line);
+  free(unparsed);
+  return status;
 }
 
-/* nvcc's host copy of a __device__ function calls exit and nothing else; the
- * host compiler may fold identical copies into one that the others call. */
-static int stub[MAX_FUNCTIONS];
-
-static int is_stub_name(const char *ref) {
-  const char *name = resolve(ref);
-  if (!strcmp(name, "exit")) return 1;
-  for (int j = 0; j < function_count; ++j)
-    if (stub[j] && !strcmp(functions[j].name, name)) return 1;
+/* The first line of objdump's listings: "OBJECT:     file format FORMAT".
+ * Returns -1 if it is not that line. */
+static int parse_format(const char *line) {
+  static const char *const formats[] = {"elf64-x86-64", "elf64-littleaarch64"};
+  const char *format = strstr(line, ":     file format ");
+  if (!format) return -1;
+  format += strlen(":     file format ");
+  for (size_t i = 0; i < sizeof formats / sizeof *formats; ++i)
+    if (!strcmp(format, formats[i])) return 0;
+  refuse("%s is %s code: pp-symcheck checks only x86-64 and AArch64 (elf64) objects", object, format);
   return 0;
 }
 
+/* nm -P: "NAME TYPE [VALUE [SIZE]]"; types U, w and v are undefined (w and
+ * v weak: the linker resolves them like U where it can). */
+static int parse_symbol(char *line) {
+  char *field[4];
+  size_t n = split(line, field, 4);
+  if (n < 2 || n > 4 || strlen(field[1]) != 1 || !strchr("AaBbCcDdGgIiNnpRrSsTtUuVvWw", field[1][0]))
+    return -1;
+  for (size_t i = 2; i < n; ++i)
+    if (strspn(field[i], HEX) != strlen(field[i])) return -1;
+  const char *name = field[0], *library = match(&denied, name);
+  if (!plain_name(name))
+    refuse_name(name);
+  else if (library)
+    refuse("contains library code (symbols matching %s): the library peers belong to the grader; "
+           "write your own kernel",
+           library);
+  else if (strchr("Uwv", field[1][0]) && strcmp(name, "exit") && !match(&allowed, name))
+    refuse("calls %s, which a lab file may not use (grading/allowed-symbols.txt lists what it may)",
+           name);
+  return 0;
+}
+
+/* Reads "name", "name+0x1c" or "name-0x4" into @p r. Returns -1 if there is no name. */
+static int read_reference(const char *text, reference *r) {
+  size_t n = strlen(text);
+  long offset = 0;
+  for (size_t i = n; i-- > 0;) {
+    if (text[i] != '+' && text[i] != '-') continue;
+    const char *digits = text + i + 1;
+    if (!strncmp(digits, "0x", 2) && digits[2] && strspn(digits + 2, HEX) == strlen(digits + 2)) {
+      offset = strtol(digits + 2, NULL, 16);
+      if (text[i] == '-') offset = -offset;
+      n = i;
+    }
+    break;
+  }
+  if (n == 0) return -1;
+  r->name = copy_of(text, n);
+  r->offset = offset;
+  return 0;
+}
+
+/* Records what @p text names, once. On x86-64, a PC-relative reference counts
+ * from the end of its 4-byte field, so its place is 4 bytes further on. */
+static int add_reference(function *f, const char *text, int pc_relative) {
+  reference r;
+  if (read_reference(text, &r)) return -1;
+  if (pc_relative) r.offset += 4;
+  if (!strcmp(r.name, f->name)) { /* within itself */
+    free(r.name);
+    return 0;
+  }
+  for (size_t i = 0; i < f->ref_count; ++i) {
+    if (!strcmp(f->refs[i].name, r.name) && f->refs[i].offset == r.offset) {
+      free(r.name);
+      return 0;
+    }
+  }
+  *(reference *)grow((void **)&f->refs, &f->ref_count, &f->ref_capacity, sizeof *f->refs) = r;
+  return 0;
+}
+
+static int is_pc_relative(const char *type) {
+  static const char *const types[] = {"R_X86_64_PC32", "R_X86_64_PLT32", "R_X86_64_GOTPCREL",
+                                      "R_X86_64_GOTPCRELX", "R_X86_64_REX_GOTPCRELX"};
+  for (size_t i = 0; i < sizeof types / sizeof *types; ++i)
+    if (!strcmp(type, types[i])) return 1;
+  return 0;
+}
+
+/* The next relocation "\tADDR: R_TYPE\tTARGET" in @p text, or NULL. */
+static char *find_relocation(char *text) {
+  for (char *tab = strchr(text, '\t'); tab; tab = strchr(tab + 1, '\t')) {
+    size_t hex = strspn(tab + 1, HEX);
+    if (hex && !strncmp(tab + 1 + hex, ": R_", 4)) return tab;
+  }
+  return NULL;
+}
+
+static function *current; /* the function being read */
+
+/* Adds each relocation of @p text, which begins with one, to the current function. */
+static int add_relocations(char *text) {
+  for (char *next; text; text = next) {
+    next = find_relocation(text + 1);
+    if (next) *next = '\0';
+    char *type = text + 1 + strspn(text + 1, HEX) + 2, *target = strchr(type, '\t');
+    if (!target) return -1;
+    *target++ = '\0';
+    if (add_reference(current, target, is_pc_relative(type))) return -1;
+  }
+  return 0;
+}
+
+/* One instruction, without its relocations: refuses it if it enters the
+ * kernel, and when it has no relocation (a call or jump within a section, an
+ * address the assembler worked out) records the "<name+0x1c>" it targets. */
+static int read_instruction(char *text, int relocated) {
+  for (char *open = strchr(text, '<'); open && !relocated; open = strchr(open + 1, '<')) {
+    char *close = strchr(open, '>');
+    if (!close) return -1;
+    *close = '\0';
+    int bad = add_reference(current, open + 1, 0);
+    *close = '>';
+    if (bad) return -1;
+  }
+  /* Any word, so that prefixes (rex.W syscall) hide nothing. */
+  const char *previous = "";
+  for (char *save = NULL, *word = strtok_r(text, " \t,", &save); word;
+       word = strtok_r(NULL, " \t,", &save)) {
+    if (!strcmp(word, "(bad)"))
+      refuse("%s has bytes that do not decode as instructions", current->name);
+    else if (!strcmp(word, "syscall") || !strcmp(word, "sysenter") || !strcmp(word, "svc") ||
+             (!strcmp(previous, "int") && !strcmp(word, "$0x80")))
+      refuse("%s enters the kernel directly: a lab file may only compute and launch", current->name);
+    previous = word;
+  }
+  return 0;
+}
+
+/* objdump -dr -z --no-show-raw-insn -w: after the format line, "Disassembly of
+ * section S:", "ADDR <NAME>:" starting a function, and its instructions
+ * "  ADDR:\tTEXT", each followed by its relocations "\tADDR: R_TYPE\tTARGET"
+ * on the same line or on lines of their own. */
+static int parse_disassembly(char *line) {
+  static const char header[] = "Disassembly of section ";
+  size_t n = strlen(line), hex = strspn(line, HEX);
+  if (n == 0) return 0;
+  if (!format_seen) {
+    format_seen = 1;
+    return parse_format(line);
+  }
+  if (!strncmp(line, header, strlen(header)) && line[n - 1] == ':') {
+    char *section = copy_of(line + strlen(header), n - strlen(header) - 1);
+    if (!plain_name(section)) refuse_name(section);
+    append(&code_sections, section);
+    current = NULL;
+    return 0;
+  }
+  if (hex && line[hex] == ' ' && line[hex + 1] == '<' && n >= hex + 5 && !strcmp(line + n - 2, ">:")) {
+    if (!code_sections.count) return -1;
+    current = grow((void **)&functions, &function_count, &function_capacity, sizeof *functions);
+    current->name = copy_of(line + hex + 2, n - hex - 4);
+    current->section = code_sections.at[code_sections.count - 1];
+    current->start = strtoul(line, NULL, 16);
+    if (!plain_name(current->name)) refuse_name(current->name);
+    return 0;
+  }
+  if (!current) return -1;
+  if (line[0] == '\t') return find_relocation(line) == line ? add_relocations(line) : -1;
+  char *address = line + strspn(line, " ");
+  hex = strspn(address, HEX);
+  if (!hex || strncmp(address + hex, ":\t", 2)) return -1;
+  char *text = address + hex + 2, *relocations = find_relocation(text);
+  if (relocations && add_relocations(relocations)) return -1;
+  if (relocations) *relocations = '\0';
+  return read_instruction(text, relocations != NULL);
+}
+
+enum { NOT_A_FUNCTION = -1, EXIT = -2 };
+
+/* What @p r leads to: exit, a function of the object (a place in a code
+ * section, or a name), or neither. */
+static long resolve(const reference *r) {
+  if (!strcmp(r->name, "exit")) return EXIT;
+  long found = NOT_A_FUNCTION;
+  if (contains(&code_sections, r->name)) { /* the function the place lies in */
+    for (size_t i = 0; i < function_count; ++i) {
+      const function *f = &functions[i];
+      if (!strcmp(f->section, r->name) && r->offset >= 0 && f->start <= (unsigned long)r->offset &&
+          (found < 0 || f->start > functions[found].start))
+        found = (long)i;
+    }
+    return found;
+  }
+  for (size_t i = 0; i < function_count; ++i)
+    if (!strcmp(functions[i].name, r->name)) return (long)i;
+  return NOT_A_FUNCTION;
+}
+
+/* 1 if what @p to names (see resolve()) is exit or a stub. */
+static int leads_to_exit(long to) { return to == EXIT || (to >= 0 && functions[to].stub); }
+
+/* nvcc's host copy of a __device__ function calls exit and nothing else; the
+ * host compiler may fold identical copies into one that the others call. The
+ * stubs are the largest set of functions closed under "refers to something,
+ * and only to exit or a stub" (references to themselves aside). */
 static void find_stubs(void) {
-  for (int i = 0; i < function_count; ++i) stub[i] = 1;
-  for (int changed = 1; changed;) { /* the largest set closed under "refers only to exit or a stub" */
+  for (size_t i = 0; i < function_count; ++i) {
+    functions[i].stub = 1;
+    for (size_t r = 0; r < functions[i].ref_count; ++r)
+      functions[i].refs[r].to = resolve(&functions[i].refs[r]);
+  }
+  for (int changed = 1; changed;) {
     changed = 0;
-    for (int i = 0; i < function_count; ++i) {
-      if (!stub[i]) continue;
-      int only_stubs = functions[i].ref_count > 0;
-      for (int r = 0; r < functions[i].ref_count && only_stubs; ++r)
-        only_stubs = is_stub_name(functions[i].refs[r]);
-      if (!only_stubs) stub[i] = 0, changed = 1;
+    for (size_t i = 0; i < function_count; ++i) {
+      function *f = &functions[i];
+      int refers = 0, only_stubs = 1;
+      for (size_t r = 0; r < f->ref_count && f->stub && only_stubs; ++r) {
+        if (f->refs[r].to == (long)i) continue; /* a place within itself */
+        refers = 1;
+        only_stubs = leads_to_exit(f->refs[r].to);
+      }
+      if (f->stub && (!refers || !only_stubs)) f->stub = 0, changed = 1;
     }
   }
 }
 
-/* Sections where a program keeps pointers it may call (not unwind or debug tables). */
-static int holds_pointers(const char *section) {
-  static const char *const kinds[] = {".data", ".rodata", ".init_array", ".fini_array", ".ctors", ".dtors"};
+/* Sections whose relocations point at the places of every function, stubs
+ * included, to describe them: only a reference by name is judged there. */
+static int describes_code(const char *section) {
+  static const char *const kinds[] = {".eh_frame", ".debug_", ".zdebug_"};
   for (size_t i = 0; i < sizeof kinds / sizeof *kinds; ++i)
     if (!strncmp(section, kinds[i], strlen(kinds[i]))) return 1;
   return 0;
 }
 
-/* Code that is not such a copy must not reach exit, nor may data point at a copy. */
-static int check_exit(const char *object) {
-  find_stubs();
-  for (int i = 0; i < function_count; ++i)
-    for (int r = 0; r < functions[i].ref_count && !stub[i]; ++r)
-      if (is_stub_name(functions[i].refs[r]))
-        refuse("%s ends the process (exit): only the grader decides when it stops", functions[i].name);
-  /* Data (a variant table) may not point at such a function either. */
-  FILE *relocations = run_tool("objdump -r -w", object);
-  if (!relocations) return USAGE;
-  char line[1024], section[256] = "", offset[64], type[64], value[512];
-  while (fgets(line, sizeof line, relocations)) {
-    if (sscanf(line, "RELOCATION RECORDS FOR [%255[^]]]", section) == 1) continue;
-    if (holds_pointers(section) && sscanf(line, "%63s %63s %511s", offset, type, value) == 3) {
-      function holder = {.ref_count = 0};
-      add_ref(&holder, value, strstr(type, "PC32") != NULL);
-      if (holder.ref_count && is_stub_name(holder.refs[0]))
-        refuse("data in the file points at %s, which ends the process (exit)", resolve(holder.refs[0]));
-    }
+static char *relocated_section; /* the section whose relocations are being read */
+
+/* objdump -r -w: after the format line, "RELOCATION RECORDS FOR [S]:", the
+ * column heads, and "OFFSET TYPE [TARGET]" for each relocation in S. Data,
+ * such as a table of launchers, may not point at exit or a stub; code
+ * sections were read with their instructions. */
+static int parse_data_relocation(char *line) {
+  static const char header[] = "RELOCATION RECORDS FOR [";
+  size_t n = strlen(line);
+  if (n == 0) return 0;
+  if (!format_seen) {
+    format_seen = 1;
+    return parse_format(line);
   }
-  return pclose(relocations) ? USAGE : PASS;
+  if (!strncmp(line, header, strlen(header)) && n > strlen(header) + 2 && !strcmp(line + n - 2, "]:")) {
+    free(relocated_section);
+    relocated_section = copy_of(line + strlen(header), n - strlen(header) - 2);
+    return 0;
+  }
+  char *field[3];
+  size_t count = split(line, field, 3);
+  if (!relocated_section || count > 3 || count < 2) return -1;
+  if (!strcmp(field[0], "OFFSET")) return 0; /* the column heads */
+  if (strspn(field[0], HEX) != strlen(field[0]) || strncmp(field[1], "R_", 2)) return -1;
+  if (count == 2 || contains(&code_sections, relocated_section)) return 0;
+  reference r;
+  if (read_reference(field[2], &r)) return -1;
+  long to = describes_code(relocated_section) && contains(&code_sections, r.name) ? NOT_A_FUNCTION
+                                                                                  : resolve(&r);
+  if (leads_to_exit(to))
+    refuse("data in the file (%s) points at %s, which ends the process (exit)", relocated_section,
+           to >= 0 ? functions[to].name : r.name);
+  free(r.name);
+  return 0;
+}
+
+/* Forgets the previous object's code. */
+static void forget_code(void) {
+  for (size_t i = 0; i < function_count; ++i) {
+    for (size_t r = 0; r < functions[i].ref_count; ++r) free(functions[i].refs[r].name);
+    free(functions[i].refs);
+    free(functions[i].name);
+  }
+  free(functions);
+  functions = NULL;
+  function_count = function_capacity = 0;
+  clear(&code_sections);
+  free(relocated_section);
+  relocated_section = NULL;
+  current = NULL;
+}
+
+static int check_object(const char *path) {
+  struct stat info;
+  if (stat(path, &info) || !S_ISREG(info.st_mode) || access(path, R_OK)) {
+    fprintf(stderr, "error: %s is not a file that can be read\n", path);
+    return USAGE;
+  }
+  object = path;
+  forget_code();
+  char *symbols[] = {"nm", "-P", "--", (char *)path, NULL};
+  char *disassembly[] = {"objdump", "-dr", "-z", "--no-show-raw-insn", "-w", "--", (char *)path, NULL};
+  char *relocations[] = {"objdump", "-r", "-w", "--", (char *)path, NULL};
+  int status = run_tool(symbols, parse_symbol);
+  if (status == PASS) status = run_tool(disassembly, parse_disassembly);
+  if (status == PASS) {
+    /* Code that is not a stub must not reach exit, nor may data point at a stub. */
+    find_stubs();
+    for (size_t i = 0; i < function_count; ++i) {
+      for (size_t r = 0; r < functions[i].ref_count && !functions[i].stub; ++r) {
+        if (functions[i].refs[r].to != (long)i && leads_to_exit(functions[i].refs[r].to)) {
+          refuse("%s ends the process (exit): only the grader decides when it stops", functions[i].name);
+          break;
+        }
+      }
+    }
+    status = run_tool(relocations, parse_data_relocation);
+  }
+  return status;
 }
 
 static int write_verdict(const char *path, int status) {
-  char part[4096];
-  snprintf(part, sizeof part, "%s.part", path);
+  char *part = checked(malloc(strlen(path) + sizeof ".part"));
+  sprintf(part, "%s.part", path);
   FILE *f = fopen(part, "w");
-  if (!f) return USAGE;
-  fprintf(f, "status %s\n", status == PASS ? "pass" : status == FAIL ? "fail" : "error");
-  for (int i = 0; i < reason_count; ++i) fprintf(f, "note %s\n", reasons[i]);
-  return fclose(f) || rename(part, path) ? USAGE : status;
+  int failed = !f;
+  if (f) {
+    fprintf(f, "status %s\n", status == PASS ? "pass" : status == FAIL ? "fail" : "error");
+    for (size_t i = 0; i < reasons.count; ++i) fprintf(f, "note %s\n", reasons.at[i]);
+    failed = ferror(f) | (fclose(f) != 0) || rename(part, path);
+  }
+  if (failed) {
+    fprintf(stderr, "error: cannot write %s\n", path);
+    remove(part);
+  }
+  free(part);
+  return failed ? USAGE : status;
 }
 
 int main(int argc, char **argv) {
   const char *list = NULL, *verdict = NULL;
   int arg = 1;
-  for (; arg + 1 < argc && argv[arg][0] == '-'; arg += 2) {
+  for (; arg + 1 < argc && !strncmp(argv[arg], "--", 2); arg += 2) {
     if (!strcmp(argv[arg], "--allow"))
       list = argv[arg + 1];
     else if (!strcmp(argv[arg], "--verdict"))
@@ -259,19 +597,13 @@ int main(int argc, char **argv) {
     else
       break;
   }
-  if (!list || arg >= argc) {
+  if (!list || arg >= argc || !strncmp(argv[arg], "--", 2)) {
     fprintf(stderr, "usage: %s --allow LIST [--verdict FILE] OBJECT...\n", argv[0]);
     return USAGE;
   }
   int status = read_list(list);
-  for (; arg < argc && status == PASS; ++arg) {
-    function_count = 0;
-    status = check_symbols(argv[arg]);
-    if (status == PASS) status = read_functions(argv[arg]);
-    if (status == PASS) status = check_exit(argv[arg]);
-    if (status != PASS) fprintf(stderr, "error: cannot read the object %s with nm/objdump\n", argv[arg]);
-  }
-  if (status == PASS) status = reason_count ? FAIL : PASS;
+  for (; arg < argc && status != USAGE; ++arg) status = check_object(argv[arg]);
+  if (status != USAGE) status = reasons.count ? FAIL : PASS;
   if (status == PASS) printf("clean: every symbol is on the allow-list\n");
   return verdict ? write_verdict(verdict, status) : status;
 }

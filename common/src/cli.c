@@ -1,9 +1,12 @@
+#define _POSIX_C_SOURCE 200809L
 #include "pp/cli.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "pp/check.h"
 #include "pp/random.h"
@@ -24,8 +27,8 @@ void pp_print_usage(FILE *out, const char *program) {
           "  --dataset NAME     time this input distribution instead of the lab's default; with\n"
           "                     --grade, check only this one (--list names them)\n"
           "  --reps N           timed repetitions (default 20)\n"
-          "  --warmup N         untimed repetitions first (default 3)\n"
-          "  --json PATH        also write the results as JSON to PATH\n"
+          "  --warmup N         untimed repetitions first (default 3; 0 for none)\n"
+          "  --json PATH        also write the results as JSON to PATH (its folder must exist)\n"
           "  --min-speedup X    fail unless the last variant is X times faster than the first\n"
           "  --or-skip          a --size too large for this GPU's memory is skipped (77), not refused (2)\n"
           "  --verdict PATH     also write the verdict as 'key value' lines to PATH (for grading/grade)\n"
@@ -98,14 +101,51 @@ void pp_format_count(uint64_t n, char *out, size_t len) {
   snprintf(out, len, "%llu", (unsigned long long)n);
 }
 
-static int parse_positive_int(const char *flag, const char *text, int *out, FILE *err) {
+static int parse_int(const char *flag, const char *text, int least, int *out, FILE *err) {
   uint64_t v;
-  if (pp_parse_count(text, &v) || v == 0 || v > 1000000) {
-    fprintf(err, "error: %s needs a whole number from 1 to 1000000, got '%s'\n", flag, text);
+  if (pp_parse_count(text, &v) || v < (uint64_t)least || v > 1000000) {
+    fprintf(err, "error: %s needs a whole number from %d to 1000000, got '%s'\n", flag, least, text);
     return PP_EXIT_USAGE;
   }
   *out = (int)v;
   return 0;
+}
+
+/* The writers of the JSON report and the verdict add a suffix to the path in a
+ * 4096-byte buffer. */
+#define OUTPUT_PATH_MAX 4000
+
+/* An output file is written whole next to @p path and renamed into place, so
+ * it can be written if its folder exists and is writable and @p path is not a
+ * folder. Checked before any work, so that a run is not lost at its end;
+ * checking creates nothing. */
+static int check_output_path(const char *flag, const char *path, FILE *err) {
+  size_t len = strlen(path);
+  if (len == 0 || len > OUTPUT_PATH_MAX) {
+    fprintf(err, "error: %s needs a file name of 1 to %d characters\n", flag, OUTPUT_PATH_MAX);
+    return PP_EXIT_USAGE;
+  }
+  const char *slash = strrchr(path, '/');
+  char *folder = strdup(slash == NULL ? "." : path);
+  if (!folder) {
+    fprintf(err, "error: out of memory\n");
+    return PP_EXIT_USAGE;
+  }
+  if (slash) folder[slash == path ? 1 : slash - path] = '\0';
+  struct stat info;
+  int status = PP_EXIT_USAGE;
+  if (stat(folder, &info))
+    fprintf(err, "error: %s %s: cannot use the folder %s: %s\n", flag, path, folder, strerror(errno));
+  else if (!S_ISDIR(info.st_mode))
+    fprintf(err, "error: %s %s: %s is not a folder\n", flag, path, folder);
+  else if (access(folder, W_OK | X_OK))
+    fprintf(err, "error: %s %s: cannot write in the folder %s: %s\n", flag, path, folder, strerror(errno));
+  else if (slash == path + len - 1 || (!stat(path, &info) && S_ISDIR(info.st_mode)))
+    fprintf(err, "error: %s %s is a folder; give the path of a file\n", flag, path);
+  else
+    status = 0;
+  free(folder);
+  return status;
 }
 
 static int parse_positive_double(const char *flag, const char *text, double *out, FILE *err) {
@@ -167,18 +207,20 @@ int pp_parse_options(int argc, char **argv, pp_options *opt, FILE *err) {
         status = PP_EXIT_USAGE;
       }
     } else if (!strcmp(flag, "--seeds")) {
-      status = parse_positive_int(flag, value, &opt->seeds, err);
+      status = parse_int(flag, value, 1, &opt->seeds, err);
     } else if (!strcmp(flag, "--reps")) {
-      status = parse_positive_int(flag, value, &opt->reps, err);
+      status = parse_int(flag, value, 1, &opt->reps, err);
     } else if (!strcmp(flag, "--warmup")) {
-      status = parse_positive_int(flag, value, &opt->warmup, err);
+      status = parse_int(flag, value, 0, &opt->warmup, err);
     } else if (!strcmp(flag, "--variant")) {
       opt->variants = value;
     } else if (!strcmp(flag, "--dataset")) {
       opt->dataset = value;
     } else if (!strcmp(flag, "--json")) {
+      status = check_output_path(flag, value, err);
       opt->json = value;
     } else if (!strcmp(flag, "--verdict")) {
+      status = check_output_path(flag, value, err);
       opt->verdict = value;
     } else {
       status = parse_positive_double(flag, value,

@@ -82,25 +82,34 @@ static int find_dataset(const pp_problem *p, const char *name) {
   return -1;
 }
 
-/* Marks the variants named in a comma-separated list; NULL selects all. */
+/* Marks the variants named in a comma-separated list; NULL selects all. Every
+ * item must name one: an empty one ("", ",", "v1,,v2") would select nothing. */
 static int select_variants(const pp_problem *p, const char *list, int *selected) {
   int count = p->variant_count();
   for (int i = 0; i < count; ++i) selected[i] = list == NULL;
   if (!list) return 0;
-  char *copy = strdup(list), *save = NULL;
+  char *copy = strdup(list);
+  if (!copy) {
+    fprintf(stderr, "error: out of memory\n");
+    return PP_EXIT_USAGE;
+  }
   int status = 0;
-  for (char *token = strtok_r(copy, ",", &save); token; token = strtok_r(NULL, ",", &save)) {
+  for (char *item = copy, *next; item && !status; item = next) {
+    next = strchr(item, ',');
+    if (next) *next++ = '\0';
     int found = -1;
     uint64_t number;
-    if (!pp_parse_count(token, &number) && number < (uint64_t)count) found = (int)number;
+    if (!pp_parse_count(item, &number) && number < (uint64_t)count) found = (int)number;
     for (int i = 0; i < count && found < 0; ++i)
-      if (!strcmp(token, p->variant(i).name)) found = i;
-    if (found < 0) {
-      fprintf(stderr, "error: no variant '%s' in %s (see --list)\n", token, p->lab);
-      status = PP_EXIT_USAGE;
-      break;
-    }
-    selected[found] = 1;
+      if (!strcmp(item, p->variant(i).name)) found = i;
+    if (found >= 0)
+      selected[found] = 1;
+    else if (*item == '\0')
+      fprintf(stderr, "error: --variant '%s' has an empty name: give names or numbers separated by "
+                      "commas (see --list)\n", list);
+    else
+      fprintf(stderr, "error: no variant '%s' in %s (see --list)\n", item, p->lab);
+    status = found >= 0 ? 0 : PP_EXIT_USAGE;
   }
   free(copy);
   return status;
@@ -169,7 +178,7 @@ static int grade(session *s, const int *selected) {
   const char *const *sizes = o->quick ? p->quick_sizes : p->grade_sizes;
   const char *given[2] = {o->size, NULL};
   if (o->size) sizes = given;
-  int count = p->variant_count();
+  int count = p->variant_count(), sizes_skipped = 0;
   int *cases = calloc((size_t)count, sizeof *cases), *failed = calloc((size_t)count, sizeof *failed);
   for (size_t k = 0; sizes[k] && !all_settled(selected, failed, count); ++k) {
     pp_size size;
@@ -184,6 +193,7 @@ static int grade(session *s, const int *selected) {
     if (need > free_bytes / 10 * 9) {
       printf("skip size %s: needs %.1f GiB of device memory, %.1f GiB free\n", label, gib(need),
              gib(free_bytes));
+      sizes_skipped++;
       continue;
     }
     int seeds = o->quick || need > ONE_SEED_BYTES ? 1 : o->seeds;
@@ -213,7 +223,15 @@ static int grade(session *s, const int *selected) {
            (unsigned long long)o->seed);
   }
   int status = PP_EXIT_PASS;
-  for (int v = 0; v < count; ++v) {
+  if (s->cases == 0 && sizes_skipped && o->or_skip) {
+    printf("no size fits in this GPU's memory: skipped\n");
+    status = PP_EXIT_SKIP;
+  } else if (s->cases == 0) { /* checking nothing is no pass */
+    report_failure(s, "no case was checked%s",
+                   sizes_skipped ? ": every size was too large for this GPU's memory" : "");
+    status = PP_EXIT_FAIL;
+  }
+  for (int v = 0; v < count && s->cases; ++v) {
     if (!selected[v]) continue;
     const char *name = p->variant(v).name;
     if (failed[v]) {

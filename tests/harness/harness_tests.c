@@ -204,6 +204,47 @@ static void test_options(void) {
   }
   const char *help[] = {"lab", "--size", "5", "--help"};
   EXPECT(parse(&o, sink, 4, help) == 0 && o.mode == PP_MODE_HELP);
+
+  /* No untimed repetition is a legitimate choice; no timed one is not. */
+  const char *no_warmup[] = {"lab", "--warmup", "0"};
+  EXPECT(parse(&o, sink, 3, no_warmup) == 0 && o.warmup == 0);
+  const char *negative_warmup[] = {"lab", "--warmup", "-1"};
+  EXPECT(parse(&o, sink, 3, negative_warmup) == 2);
+  fclose(sink);
+}
+
+/* 1 if @p path exists. */
+static int exists(const char *path) {
+  FILE *f = fopen(path, "r");
+  if (f) fclose(f);
+  return f != NULL;
+}
+
+/* Output paths are refused before any work unless their folder exists and is
+ * writable and they do not name a folder; checking creates nothing. */
+static void test_output_paths(const char *results_dir) {
+  FILE *sink = tmpfile();
+  pp_options o;
+  char missing_folder[4096], trailing_slash[4096], under_file[4096], fresh[4096];
+  snprintf(missing_folder, sizeof missing_folder, "%s/no-such-folder/out.json", results_dir);
+  snprintf(trailing_slash, sizeof trailing_slash, "%s/", results_dir);
+  snprintf(fresh, sizeof fresh, "%s/options-never-written.json", results_dir);
+  snprintf(under_file, sizeof under_file, "%s/out.json", fresh);
+  remove(fresh);
+  FILE *file = fopen(fresh, "w"); /* a file where a folder should be */
+  EXPECT(file && fclose(file) == 0);
+  const char *bad[] = {"", results_dir, trailing_slash, missing_folder, under_file};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; ++i) {
+    const char *json[] = {"lab", "--json", bad[i]}, *verdict[] = {"lab", "--grade", "--verdict", bad[i]};
+    EXPECT(parse(&o, sink, 3, json) == 2);
+    EXPECT(parse(&o, sink, 4, verdict) == 2);
+  }
+  EXPECT(!exists(missing_folder));
+  EXPECT(remove(fresh) == 0);
+
+  const char *good[] = {"lab", "--json", fresh, "--verdict", fresh};
+  EXPECT(parse(&o, sink, 5, good) == 0 && !strcmp(o.json, fresh) && !strcmp(o.verdict, fresh));
+  EXPECT(!exists(fresh)); /* checking did not create it */
   fclose(sink);
 }
 
@@ -285,6 +326,7 @@ int main(int argc, char **argv) {
   else if (!strcmp(group, "random")) test_random();
   else if (!strcmp(group, "count")) test_count();
   else if (!strcmp(group, "options")) test_options();
+  else if (!strcmp(group, "output-paths")) test_output_paths(argv[2]);
   else if (!strcmp(group, "timer")) test_timer();
   else if (!strcmp(group, "report")) test_report(argv[2]);
   else {

@@ -44,7 +44,10 @@ typedef struct pp_options {
 
 /**
  * Parses @p argv into @p opt. Unknown flags, missing values, numbers that do
- * not parse, and negative or zero counts are errors.
+ * not parse, negative counts, zero seeds or repetitions (zero warm-up runs are
+ * allowed), and output paths that cannot be written (--json, --verdict: their
+ * folder must exist and be writable, and they must not name a folder) are
+ * errors. Nothing is created or written.
  * @param argc  argument count
  * @param argv  arguments
  * @param opt   receives the options (defaults filled first)
