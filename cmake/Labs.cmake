@@ -117,6 +117,9 @@ function(pp_add_lab lab)
   foreach(variant IN LISTS ARG_VARIANTS)
     pp_gpu_test(${lab}.${variant} ${lab} --grade --variant ${variant})
     set_tests_properties(${lab}.${variant} PROPERTIES LABELS "${lab};gpu;grade")
+    if(variant IN_LIST ARG_GIVEN) # the `grade` target tells these from the student's TODOs
+      set_property(TEST ${lab}.${variant} APPEND PROPERTY LABELS given)
+    endif()
   endforeach()
 
   # Timed: it runs alone, so that `ctest -j` cannot put other work beside it.
