@@ -80,6 +80,7 @@ function(pp_add_submission_lab lab grader source perf_size)
   pp_submission_test(${lab} ${lab}.perf ${PP_GPU_TEST_TIMEOUT}
     ${checker} --size ${perf_size} --verdict ${results}/${lab}.perf.verdict
     --json ${results}/${lab}.perf.json -- ${runner})
+  set_tests_properties(${lab}.perf PROPERTIES RUN_SERIAL ON) # timed: alone, as <lab>.perf below
   foreach(tool racecheck synccheck memcheck)
     if(PP_COMPUTE_SANITIZER)
       pp_submission_test(${lab} ${lab}.sanitizer.${tool} ${PP_GPU_TEST_TIMEOUT}
@@ -116,8 +117,12 @@ function(pp_add_lab lab)
   foreach(variant IN LISTS ARG_VARIANTS)
     pp_gpu_test(${lab}.${variant} ${lab} --grade --variant ${variant})
     set_tests_properties(${lab}.${variant} PROPERTIES LABELS "${lab};gpu;grade")
+    if(variant IN_LIST ARG_GIVEN) # the `grade` target tells these from the student's TODOs
+      set_property(TEST ${lab}.${variant} APPEND PROPERTY LABELS given)
+    endif()
   endforeach()
 
+  # Timed: it runs alone, so that `ctest -j` cannot put other work beside it.
   pp_gpu_test(${lab}.perf ${lab} --size ${ARG_PERF_SIZE} --min-speedup ${ARG_MIN_SPEEDUP}
               --json ${PROJECT_BINARY_DIR}/results/${lab}-perf.json)
   set_tests_properties(${lab}.perf PROPERTIES LABELS "${lab};gpu;perf" RUN_SERIAL ON)

@@ -237,6 +237,7 @@ static void explain(const reduce_state *s, double got, int unwritten, pp_verdict
 
 static void check(void *state, int v, pp_verdict *verdict) {
   reduce_state *s = state;
+  (void)v;
   double got;
   int unwritten;
   if (s->dataset == INTS) {

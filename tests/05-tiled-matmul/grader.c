@@ -32,6 +32,7 @@
  * double too and must match exactly, so a single wrong element anywhere shows.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -353,6 +354,16 @@ static void judge_sum(findings *f, int kind, int index, double got, double want,
   f->sum_bound = bound;
 }
 
+/* Writes the failure note. One longer than the note holds (a place and
+ * counts of absurd size) ends in "...": cut, but never silently. */
+__attribute__((format(printf, 2, 3))) static void set_note(pp_verdict *verdict, const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  int length = vsnprintf(verdict->note, sizeof verdict->note, format, args);
+  va_end(args);
+  if (length >= (int)sizeof verdict->note) memcpy(verdict->note + sizeof verdict->note - 4, "...", 4);
+}
+
 /* Where element (row, col) sits, for people: edges are where tiles go wrong. */
 static void describe_place(const matmul_state *s, int row, int col, char *out, size_t len) {
   const char *edge = "";
@@ -415,29 +426,28 @@ static void check(void *state, int v, pp_verdict *verdict) {
   char place[128];
   if (!pp_buffer_guard_intact(&s->dc)) {
     verdict->correct = 0;
-    snprintf(verdict->note, sizeof verdict->note,
-             "wrote past the end of C (M x N floats): a store without its bounds guard");
+    set_note(verdict, "wrote past the end of C (M x N floats): a store without its bounds guard");
   } else if (verdict->correct) {
     return;
   } else if (not_finite > 0) {
     describe_place(s, (int)(first_bad / n), (int)(first_bad % n), place, sizeof place);
-    snprintf(verdict->note, sizeof verdict->note, "%s is %s; %zu of %zu elements not finite, %zu never written%s",
+    set_note(verdict, "%s is %s; %zu of %zu elements not finite, %zu never written%s",
              place, unwritten ? "never written (poison)" : "NaN or infinite", not_finite, m * n, unwritten,
              unwritten ? ": a missing block or thread, or a store guard too strict"
                        : ": a read past the end of A or B (NaN there) or of unwritten shared memory");
   } else if (f.wrong > 0) {
     describe_place(s, f.row, f.col, place, sizeof place);
     if (s->exact)
-      snprintf(verdict->note, sizeof verdict->note,
+      set_note(verdict,
                "%s is %.9g, want exactly %.17g (integer data: every order is exact); %zu of %zu checked "
                "elements wrong",
                place, f.got, f.want, f.wrong, f.checked);
     else
-      snprintf(verdict->note, sizeof verdict->note,
+      set_note(verdict,
                "%s is %.9g, want %.9g within %.3g (gamma_{K+2} sum|a b|); %zu of %zu checked elements wrong",
                place, f.got, f.want, f.bound, f.wrong, f.checked);
   } else {
-    snprintf(verdict->note, sizeof verdict->note,
+    set_note(verdict,
              "%s %d of C sums to %.17g, want %.17g within %.3g: one of its elements (none of those "
              "checked one by one) is wrong",
              f.sum_kind == 'r' ? "row" : "column", f.sum_index, f.sum_got, f.sum_want, f.sum_bound);

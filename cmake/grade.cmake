@@ -1,0 +1,197 @@
+# The `grade` target, every workflow's last step: runs every test of the build
+# (ctest), then ends the output with what that run means, computed from the
+# run's JUnit file and the tests' labels (gpu: needs a GPU; given: a variant
+# given complete in the skeleton). Usage:
+#   cmake -DBUILD=<build dir> -DGRADE=labs|solutions|all -DSOURCE=<source dir>
+#         -DCTEST=<ctest> -P grade.cmake
+#
+# Exit code: with GRADE=solutions or all, 0 only when no test failed. With
+# GRADE=labs (the student's workflow), 0 also when the only failures are the
+# labs' tests of the variants the student writes: unfinished TODOs are where
+# every lab starts, not an error of the workflow. A failure of anything else
+# (a variant given complete, a host test, a test that could not start) exits 1.
+cmake_minimum_required(VERSION 3.25)
+
+if(NOT GRADE MATCHES "^(labs|solutions|all)$")
+  message(FATAL_ERROR "grade.cmake: GRADE must be labs, solutions or all (got '${GRADE}')")
+endif()
+
+# The tests `ctest -N` lists in BUILD, in the order they were declared.
+function(list_tests out)
+  execute_process(COMMAND ${CTEST} --test-dir ${BUILD} -N ${ARGN}
+                  OUTPUT_VARIABLE listing RESULT_VARIABLE status)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "ctest -N ${ARGN} failed in ${BUILD}:\n${listing}")
+  endif()
+  string(REGEX MATCHALL "Test +#[0-9]+: [^\n]+" lines "${listing}")
+  list(TRANSFORM lines REPLACE "^Test +#[0-9]+: " "")
+  set(${out} ${lines} PARENT_SCOPE)
+endfunction()
+
+set(junit_file ${BUILD}/Testing/grade.xml)
+file(REMOVE ${junit_file})
+execute_process(COMMAND ${CTEST} --test-dir ${BUILD} --output-on-failure --no-tests=error
+                        --output-junit ${junit_file}
+                RESULT_VARIABLE ctest_status)
+if(NOT EXISTS ${junit_file})
+  message(FATAL_ERROR "ctest exited with ${ctest_status} and wrote no results: nothing was graded")
+endif()
+list_tests(tests)
+list_tests(gpu_tests -L "^gpu$")
+list_tests(given_tests -L "^given$")
+
+# Outcomes. CTest's JUnit marks both a skip (exit 77) and a test that could
+# not start (its program missing) as "notrun"; only the first is a skip.
+file(READ ${junit_file} junit)
+string(REGEX MATCHALL "<testcase name=\"[^\"]*\"[^>]*status=\"[a-z]+\">[\t\r\n]*(<skipped message=\"[^\"]*\")?"
+       cases "${junit}")
+set(passed "")
+set(skipped "")
+set(failed "")
+foreach(case IN LISTS cases)
+  string(REGEX REPLACE "^<testcase name=\"([^\"]*)\".*" "\\1" name "${case}")
+  if(case MATCHES "status=\"run\"")
+    list(APPEND passed "${name}")
+  elseif(case MATCHES "<skipped message=\"SKIP_")
+    list(APPEND skipped "${name}")
+  else()
+    list(APPEND failed "${name}")
+  endif()
+endforeach()
+if(cases STREQUAL "")
+  message(FATAL_ERROR "no test ran: nothing was graded")
+endif()
+if(NOT ctest_status EQUAL 0 AND failed STREQUAL "")
+  message(FATAL_ERROR "ctest exited with ${ctest_status} but no test failed: see its output above")
+endif()
+
+# Each outcome split by kind, in the order the tests were declared: GPU or
+# host; and among failures, the student's (a lab's GPU test of a variant not
+# given) or not.
+foreach(list IN ITEMS gpu_ran gpu_skipped host_passed host_skipped host_failed todo_failed
+                      other_failed)
+  set(${list} "")
+endforeach()
+foreach(name IN LISTS tests)
+  if(name IN_LIST gpu_tests)
+    if(name IN_LIST skipped)
+      list(APPEND gpu_skipped ${name})
+    else()
+      list(APPEND gpu_ran ${name})
+    endif()
+  elseif(name IN_LIST passed)
+    list(APPEND host_passed ${name})
+  elseif(name IN_LIST skipped)
+    list(APPEND host_skipped ${name})
+  elseif(name IN_LIST failed)
+    list(APPEND host_failed ${name})
+  endif()
+  if(name IN_LIST failed)
+    if(name MATCHES "^[0-9][0-9]-" AND name IN_LIST gpu_tests AND NOT name IN_LIST given_tests)
+      list(APPEND todo_failed ${name})
+    else()
+      list(APPEND other_failed ${name})
+    endif()
+  endif()
+endforeach()
+
+# One line of the summary, from its pieces, on stdout after ctest's own output
+# (message() writes to stderr). ARGV<n> keeps the semicolons that ARGN splits on.
+function(say)
+  set(line "")
+  if(ARGC GREATER 0)
+    math(EXPR last "${ARGC} - 1")
+    foreach(i RANGE ${last})
+      string(APPEND line "${ARGV${i}}")
+    endforeach()
+  endif()
+  execute_process(COMMAND ${CMAKE_COMMAND} -E echo "${line}")
+endfunction()
+
+# "N passed", then ", N skipped: names" and ", N FAILED: names" where not zero.
+function(tally out passed_list skipped_list failed_list)
+  list(LENGTH ${passed_list} count)
+  set(text "${count} passed")
+  list(LENGTH ${skipped_list} count)
+  if(count GREATER 0)
+    list(JOIN ${skipped_list} ", " names)
+    string(APPEND text ", ${count} skipped: ${names}")
+  endif()
+  list(LENGTH ${failed_list} count)
+  if(count GREATER 0)
+    list(JOIN ${failed_list} ", " names)
+    string(APPEND text ", ${count} FAILED: ${names}")
+  endif()
+  set(${out} "${text}" PARENT_SCOPE)
+endfunction()
+
+list(LENGTH cases ran)
+list(LENGTH failed failed_count)
+list(LENGTH gpu_skipped gpu_skipped_count)
+set(exit_code 1)
+say("")
+if(gpu_ran STREQUAL "" AND NOT gpu_skipped STREQUAL "")
+  # No GPU test ran: say why, from what the skipped tests printed.
+  if(junit MATCHES "<skipped message=\"SKIP_[^\"]*\"/>[\t\r\n]*<system-out>[^<]*no CUDA device")
+    set(why "No CUDA device")
+  else()
+    set(why "No GPU test ran")
+  endif()
+  tally(host host_passed host_skipped host_failed)
+  say("${why}: ${gpu_skipped_count} GPU tests skipped, nothing was graded (host tests: ${host}).")
+  if(host_failed STREQUAL "")
+    set(exit_code 0)
+  endif()
+elseif(failed STREQUAL "")
+  tally(all passed skipped failed)
+  if(GRADE STREQUAL "labs")
+    say("Every test passes (${all}): every TODO of every lab is done.")
+  else()
+    say("Every test passes: ${all}.")
+  endif()
+  set(exit_code 0)
+elseif(GRADE STREQUAL "labs" AND other_failed STREQUAL "")
+  # Only the student's variants fail: say which, lab by lab, and where to start.
+  set(labs "")
+  foreach(name IN LISTS todo_failed)
+    string(REGEX MATCH "^[^.]+" lab ${name})
+    if(NOT lab IN_LIST labs)
+      list(APPEND labs ${lab})
+    endif()
+    string(REPLACE "${lab}." "" what ${name})
+    list(APPEND failing_${lab} ${what})
+  endforeach()
+  list(LENGTH passed passed_count)
+  list(LENGTH skipped skipped_count)
+  say("Graded: ${passed_count} passed, ${failed_count} failed, ${skipped_count} skipped. "
+      "The ${failed_count} that fail grade the variants you write: their TODOs are not done (or "
+      "not right) yet, which is where every lab starts.")
+  foreach(lab IN LISTS labs)
+    list(JOIN failing_${lab} " " names)
+    say("  ${lab}: ${names}")
+  endforeach()
+  # Next: the first lab with a failure, its first failing variant if any.
+  list(GET labs 0 lab)
+  file(GLOB lab_file RELATIVE ${SOURCE} ${SOURCE}/labs/${lab}/*.cu)
+  list(FILTER failing_${lab} EXCLUDE REGEX "^(perf|large|sanitizer[.].*)$")
+  if(failing_${lab})
+    list(GET failing_${lab} 0 variant)
+    set(step "write ${variant} in ${lab_file}")
+  else()
+    list(GET todo_failed 0 name)
+    set(step "fix in ${lab_file} what ${name} reports above")
+  endif()
+  say("Next: with the handout docs/labs/${lab}.md, ${step}, then run")
+  say("  cmake --build --preset student --target ${lab} && ctest --preset student -L ${lab}")
+  set(exit_code 0)
+elseif(GRADE STREQUAL "labs")
+  list(JOIN other_failed ", " names)
+  say("FAILED, and not a TODO of yours: ${names}. These test code you were given, or could not "
+      "start: see their output above.")
+else()
+  list(JOIN failed ", " names)
+  say("FAILED: ${failed_count} of ${ran} tests: ${names}.")
+endif()
+if(NOT exit_code EQUAL 0)
+  message(FATAL_ERROR "grade: failed (see the line above)")
+endif()
