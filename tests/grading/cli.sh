@@ -1,10 +1,11 @@
 #!/bin/sh
 # Host tests of the grading commands' guards: what grading/grade does with its
-# output folder, with archives (limits, names) and with misnamed files. None
-# builds or needs a GPU: grading/grade runs with --stage-only, which takes the files and
+# output folder, with archives (limits, names) and with misnamed files, and
+# how grading/gradescope/make-bundle.sh checks its options. None builds or
+# needs a GPU: grading/grade runs with --stage-only, which takes the files and
 # stops. tests/grading/CMakeLists.txt registers one CTest test per group.
 #
-#   cli.sh output|limits|names TREE WORK
+#   cli.sh output|limits|names|bundle TREE WORK
 set -u
 
 fail() {
@@ -12,7 +13,7 @@ fail() {
   exit 1
 }
 
-[ $# -eq 3 ] || fail "usage: cli.sh output|limits|names TREE WORK"
+[ $# -eq 3 ] || fail "usage: cli.sh output|limits|names|bundle TREE WORK"
 group=$1 tree=$2 work=$3
 grade=$tree/grading/grade
 nl='
@@ -178,6 +179,39 @@ case $group in
       [ ! -e "$work/out-ctl/staged/01-dot-product" ] || fail "a file was taken from a refused archive"
     done
     echo "every name check passed" ;;
+
+  bundle)
+    bundle=$tree/grading/gradescope/make-bundle.sh
+    zip=$work/out/autograder.zip
+    mkdir -p "$work/out"
+    # Each is refused with exit code 2 and a message, and writes nothing.
+    check_refused() {  # MESSAGE ARGUMENT...
+      message=$1
+      shift
+      run 2 sh "$bundle" "$@"
+      has "$work/log" "$message"
+      [ ! -e "$zip" ] || fail "make-bundle.sh $* wrote $zip"
+    }
+    check_refused "--timeout-scale takes a positive number" "$zip" --timeout-scale abc
+    check_refused "--timeout-scale takes a positive number" "$zip" --timeout-scale 0
+    check_refused "--timeout-scale takes a positive number" "$zip" --timeout-scale -2
+    check_refused "--timeout-scale takes a positive number" "$zip" --timeout-scale 1e3
+    check_refused "no lab 'no-such-lab'" "$zip" --labs no-such-lab
+    check_refused "--labs needs at least one lab" "$zip" --labs ""
+    check_refused "no rubric at $work/none.txt" "$zip" --rubric "$work/none.txt"
+    check_refused "unknown option --frobnicate" "$zip" --frobnicate
+    check_refused "--labs needs a value" "$zip" --labs
+    check_refused "no folder $work/nowhere" "$work/nowhere/autograder.zip"
+    check_refused "one bundle, not" "$zip" "$work/out/second.zip"
+    check_refused "must end in .zip" "$work/out/autograder.tar"
+    # Good options make the bundle, and its gradescope.conf holds them.
+    run 0 sh "$bundle" "$zip" --labs 01-dot-product --timeout-scale 1.5
+    mkdir -p "$work/unzipped"
+    (cd "$work/unzipped" && cmake -E tar xf "$zip" gradescope.conf) || fail "no gradescope.conf in $zip"
+    has "$work/unzipped/gradescope.conf" "labs 01-dot-product"
+    has "$work/unzipped/gradescope.conf" "timeout-scale 1.5"
+
+    echo "every bundle option check passed" ;;
 
   *) fail "unknown group $group" ;;
 esac
