@@ -211,6 +211,25 @@ case $group in
     has "$work/unzipped/gradescope.conf" "labs 01-dot-product"
     has "$work/unzipped/gradescope.conf" "timeout-scale 1.5"
 
+    # run_autograder, where the grading itself fails: results.json says so and
+    # has no score (a stand-in grading/grade fails with a message to quote).
+    ag=$work/autograder
+    mkdir -p "$ag/source/grading" "$ag/submission"
+    cp "$tree/grading/gradescope/run_autograder" "$ag/source/"
+    printf '#!/bin/sh\necho "the tree did not configure: \\"quoted\\"	tab"\nexit 1\n' > "$ag/source/grading/grade"
+    chmod +x "$ag/source/grading/grade"
+    PP_AUTOGRADER_ROOT=$ag TMPDIR=$work run 0 sh "$ag/source/run_autograder"
+    cat > "$work/json.cmake" <<'EOF'
+file(READ "${JSON}" json)
+string(JSON output GET "${json}" output)
+string(JSON status GET "${json}" extra_data status)
+string(JSON score ERROR_VARIABLE none GET "${json}" score)
+string(JSON test_score ERROR_VARIABLE test_none GET "${json}" tests 0 score)
+if(NOT none OR NOT test_none OR NOT status STREQUAL "ungraded" OR NOT output MATCHES "Not graded.*\"quoted\"")
+  message(FATAL_ERROR "want no score, status ungraded and the log quoted: ${json}")
+endif()
+EOF
+    cmake -DJSON="$ag/results/results.json" -P "$work/json.cmake" || fail "run_autograder's results.json after a failed grading"
     echo "every bundle option check passed" ;;
 
   *) fail "unknown group $group" ;;

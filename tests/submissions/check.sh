@@ -24,7 +24,9 @@
 #                            glob); the first matching line wins; every test
 #                            needs one, and a pattern without * must name a test
 # Without a GPU, a GPU test (any but <lab>.build and <lab>.symbols) may report
-# skip instead of its expected status; with a GPU it must match exactly.
+# skip instead of its expected status; with a GPU it must match exactly. And
+# without a GPU, a submission with a lab that built is ungraded: grading/grade
+# exits 3 and every report says so; otherwise it exits 0 and none does.
 set -u
 
 fail() {
@@ -94,6 +96,21 @@ make_submission() {
   esac
 }
 
+# ungraded OUT: true when OUT's submission must be ungraded: no GPU here, and
+# a lab built (so its GPU tests could not run).
+ungraded() {
+  ! gpu_present && grep -q '\.build	pass	' "$1/results/tests.tsv"
+}
+
+# The exit code grading must give where it graded these output folders: 3 if
+# any is ungraded, else 0.
+want_exit() {
+  for graded in "$@"; do
+    ! ungraded "$graded" || { echo 3; return; }
+  done
+  echo 0
+}
+
 # compare EXPECTED OUT: OUT is grading/grade's output folder.
 compare() {
   want_file=$1 graded=$2
@@ -138,6 +155,21 @@ compare() {
     grep -qx "extra $extra" "$graded/results/submission.txt" ||
       { echo "  $extra: not listed as extra in submission.txt" >&2; bad=1; }
   done
+  # Ungraded: every report says so and none has a score; graded: none says so.
+  if ungraded "$graded"; then
+    head -n 1 "$graded/summary.txt" | grep -q ': UNGRADED, no score: ' ||
+      { echo "  summary.txt does not begin with UNGRADED" >&2; bad=1; }
+    grep -q ',ungraded$' "$graded/row.csv" || { echo "  row.csv does not end in ungraded" >&2; bad=1; }
+    ! grep -q '"score"' "$graded/results.json" || { echo "  results.json has a score" >&2; bad=1; }
+    grep -q '"status": "ungraded"' "$graded/results.json" ||
+      { echo "  results.json does not say ungraded" >&2; bad=1; }
+    ! grep -q 'name="score"' "$graded/junit.xml" || { echo "  junit.xml has a score" >&2; bad=1; }
+    echo "  ungraded (no GPU here), and every report says so"
+  else
+    grep -q ',graded$' "$graded/row.csv" || { echo "  row.csv does not end in graded" >&2; bad=1; }
+    ! grep -qi 'ungraded' "$graded/summary.txt" "$graded/results.json" "$graded/junit.xml" ||
+      { echo "  a report says ungraded" >&2; bad=1; }
+  fi
   [ $bad -eq 0 ] || return 1
   [ $skipped -eq 0 ] || echo "($skipped GPU tests skipped: no GPU here)"
   return 0
@@ -153,8 +185,11 @@ check_sample() {
   set -- --labs "$(key "$expected" lab)"
   [ -z "$seed" ] || set -- "$@" --seed "$seed"
   echo "grading $submission $*"
-  "$tree/grading/grade" "$submission" "$work/out" "$@" > "$work/grade.log" 2>&1 ||
-    { tail -40 "$work/grade.log" >&2; fail "grading/grade failed (exit $?): $work/grade.log"; }
+  "$tree/grading/grade" "$submission" "$work/out" "$@" > "$work/grade.log" 2>&1
+  rc=$?
+  [ -s "$work/out/results/tests.tsv" ] || { tail -40 "$work/grade.log" >&2; fail "grading/grade failed (exit $rc): $work/grade.log"; }
+  want=$(want_exit "$work/out")
+  [ $rc -eq "$want" ] || { tail -40 "$work/grade.log" >&2; fail "grading/grade exited $rc, want $want: $work/grade.log"; }
   compare "$expected" "$work/out" || { cat "$work/out/summary.txt" >&2; fail "$expected: unexpected statuses"; }
 }
 
@@ -174,11 +209,20 @@ make_class() {
 }
 
 # The class's reports: class.csv has a header and one row per student, each
-# student's statuses are as expected, and a student without a result is named.
+# student's statuses are as expected, the ungraded are counted, and a student
+# without a result is named.
 check_class() {
   out=$1 collector=$2
   shift 2
-  $collector "$out" > "$out/collect.log" 2>&1 || { cat "$out/collect.log" >&2; fail "$collector failed"; }
+  folders=$(for sample in "$@"; do printf '%s ' "$out/$(basename "$sample")"; done)
+  # shellcheck disable=SC2086 # the output folders have no spaces
+  want_rc=$(want_exit $folders)
+  ungraded_count=$(for folder in $folders; do ! ungraded "$folder" || echo; done | wc -l)
+  $collector "$out" > "$out/collect.log" 2>&1
+  rc=$?
+  [ $rc -eq "$want_rc" ] || { cat "$out/collect.log" >&2; fail "$collector exited $rc, want $want_rc"; }
+  grep -q "$ungraded_count of them ungraded" "$out/collect.log" ||
+    { cat "$out/collect.log" >&2; fail "$collector did not count $ungraded_count ungraded"; }
   csv=$out/class.csv
   [ "$(wc -l < "$csv")" -eq $(($# + 1)) ] || { cat "$csv" >&2; fail "$csv: want a header and $# rows"; }
   for sample in "$@"; do
@@ -190,12 +234,14 @@ check_class() {
   # Take one student's result away: collecting must name it and fail.
   id=$(basename "$1")
   mv "$out/$id/row.csv" "$out/$id/row.csv.away"
-  if $collector "$out" > "$out/collect.log" 2>&1; then
-    fail "$collector succeeded with $id's result missing"
-  fi
+  $collector "$out" > "$out/collect.log" 2>&1
+  rc=$?
+  [ $rc -eq 1 ] || fail "$collector exited $rc with $id's result missing, want 1"
   grep -q "$id" "$out/collect.log" || fail "$collector did not name $id: $out/collect.log"
   mv "$out/$id/row.csv.away" "$out/$id/row.csv"
-  $collector "$out" > "$out/collect.log" 2>&1 || { cat "$out/collect.log" >&2; fail "$collector failed"; }
+  $collector "$out" > "$out/collect.log" 2>&1
+  rc=$?
+  [ $rc -eq "$want_rc" ] || { cat "$out/collect.log" >&2; fail "$collector exited $rc, want $want_rc"; }
 }
 
 [ $# -ge 3 ] || fail "usage: check.sh sample|class|slurm TREE ..."
@@ -209,8 +255,12 @@ case $mode in
     work=$1
     shift
     make_class "$work" "$@"
-    "$tree/grading/grade-class" "$work/class" "$work/out" --jobs 2 --labs "$labs" ||
-      fail "grading/grade-class failed"
+    "$tree/grading/grade-class" "$work/class" "$work/out" --jobs 2 --labs "$labs"
+    rc=$?
+    folders=$(for sample in "$@"; do printf '%s ' "$work/out/$(basename "$sample")"; done)
+    # shellcheck disable=SC2086 # the output folders have no spaces
+    want=$(want_exit $folders)
+    [ $rc -eq "$want" ] || fail "grading/grade-class exited $rc, want $want"
     check_class "$work/out" "$tree/grading/grade-class --collect" "$@" ;;
   slurm)
     work=$1
