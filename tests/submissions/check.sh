@@ -5,6 +5,7 @@
 #
 #   check.sh sample TREE SAMPLE EXPECTED WORK   grading/grade, one sample
 #   check.sh class TREE WORK SAMPLE...          grading/grade-class, 2 workers
+#                                               sharing 1 GPU
 #   check.sh slurm TREE WORK SAMPLE...          grading/slurm/ (skips, 77,
 #                                               without a Slurm node)
 #
@@ -20,6 +21,9 @@
 #   layout flat|lab|labs     <file>, <lab>/<file> or labs/<lab>/<file> (default flat)
 #   add PATH                 a file that is not a lab file: must be listed as extra
 #   seed N                   grade with this seed (default: a fresh one)
+#   gpu-lock on              grade as a worker sharing its GPU would
+#                            (PP_GRADE_GPU_LOCK): the timing test must take the
+#                            lock alone, every other GPU test shared
 #   expect PATTERN STATUS    the status of the tests matching PATTERN (a shell
 #                            glob); the first matching line wins; every test
 #                            needs one, and a pattern without * must name a test
@@ -175,6 +179,33 @@ compare() {
   return 0
 }
 
+# check_locks LOG LOCK TESTS: LOG (of a flock that logs its arguments, one
+# line a call) shows, in the order of TESTS (tests.tsv), the timing test
+# holding LOCK alone and every other GPU test (all but <lab>.build and
+# <lab>.symbols) holding it shared, each after passing LOCK.gate.
+check_locks() {
+  log=$1 lock=$2
+  awk -F '\t' '
+    $1 ~ /[.]build$/ || $1 ~ /[.]symbols$/ { next }
+    $1 ~ /[.]perf$/ { print $1 ": alone"; next }
+    { print $1 ": shared"; ++shared }
+    END { print "gates passed: " shared + 0 }' "$3" > "$log.want"
+  awk -v lock="$lock" '
+    $0 == "-x " lock ".gate true" { ++gates; next }
+    index($0, "-x " lock " timeout ") == 1 { next }  # the timing test'"'"'s inner flock
+    index($0, "-x " lock ".gate flock -x " lock " timeout ") == 1 { how = "alone" }
+    index($0, "-s " lock " timeout ") == 1 { how = "shared" }
+    { name = "(no test)"
+      while ((getline line < tests) > 0)
+        if (line !~ /[.](build|symbols)\t/) { name = line; break }
+      sub(/\t.*/, "", name)
+      print name ": " (how ? how : "unknown: " $0)
+      how = "" }
+    END { print "gates passed: " gates + 0 }' tests="$3" "$log" > "$log.got"
+  diff "$log.want" "$log.got" >&2 || fail "the GPU tests did not take $lock as they must: $log"
+  echo "  the timing test held the GPU lock alone, the other GPU tests shared it"
+}
+
 # check_sample SAMPLE EXPECTED WORK
 check_sample() {
   sample=$1 expected=$2 work=$3
@@ -184,13 +215,24 @@ check_sample() {
   seed=$(key "$expected" seed)
   set -- --labs "$(key "$expected" lab)"
   [ -z "$seed" ] || set -- "$@" --seed "$seed"
+  lock=""
+  if [ "$(key "$expected" gpu-lock)" = on ]; then
+    # A flock in front of the real one that logs its arguments.
+    real=$(command -v flock) || fail "no flock here"
+    mkdir -p "$work/bin"
+    printf '#!/bin/sh\nprintf "%%s\\n" "$*" >> "%s"\nexec "%s" "$@"\n' "$work/flock.log" "$real" > "$work/bin/flock"
+    chmod +x "$work/bin/flock"
+    lock=$work/gpu.lock
+  fi
   echo "grading $submission $*"
-  "$tree/grading/grade" "$submission" "$work/out" "$@" > "$work/grade.log" 2>&1
+  PATH=$work/bin:$PATH PP_GRADE_GPU_LOCK=$lock "$tree/grading/grade" "$submission" "$work/out" "$@" \
+    > "$work/grade.log" 2>&1
   rc=$?
   [ -s "$work/out/results/tests.tsv" ] || { tail -40 "$work/grade.log" >&2; fail "grading/grade failed (exit $rc): $work/grade.log"; }
   want=$(want_exit "$work/out")
   [ $rc -eq "$want" ] || { tail -40 "$work/grade.log" >&2; fail "grading/grade exited $rc, want $want: $work/grade.log"; }
   compare "$expected" "$work/out" || { cat "$work/out/summary.txt" >&2; fail "$expected: unexpected statuses"; }
+  [ -z "$lock" ] || check_locks "$work/flock.log" "$lock" "$work/out/results/tests.tsv"
 }
 
 # The samples of a class, and the labs they need.
@@ -255,8 +297,16 @@ case $mode in
     work=$1
     shift
     make_class "$work" "$@"
-    "$tree/grading/grade-class" "$work/class" "$work/out" --jobs 2 --labs "$labs"
+    # Two workers share one GPU, so they share its lock. Where there is none,
+    # grade-class is shown one all the same, by an id that names no device:
+    # its lock is taken, and the GPU tests skip.
+    gpu_present || { CUDA_VISIBLE_DEVICES=GPU-00000000-0000-0000-0000-000000000000; export CUDA_VISIBLE_DEVICES; }
+    "$tree/grading/grade-class" "$work/class" "$work/out" --gpus 1 --jobs 2 --labs "$labs"
     rc=$?
+    for sample in "$@"; do
+      grep -q '^grade: a shared GPU: the timing test holds .*/gpu-.*\.lock alone' "$work/out/$(basename "$sample")/grade.log" ||
+        fail "$(basename "$sample") was not graded under its GPU's lock"
+    done
     folders=$(for sample in "$@"; do printf '%s ' "$work/out/$(basename "$sample")"; done)
     # shellcheck disable=SC2086 # the output folders have no spaces
     want=$(want_exit $folders)
