@@ -9,8 +9,10 @@
  * results.json (Gradescope), junit.xml, row.csv (one gradebook line) and
  * summary.txt (readable, with hints) into the --out folder. --csv-header prints
  * the header of row.csv: its columns come from the rubric, so every student of
- * a class has the same ones. Exits 0 once the reports are written, 2 on bad
- * input (the message names the file and line).
+ * a class has the same ones. An "ungraded <why>" line in submission.txt (no
+ * GPU could run the tests) makes every report say so and carry no score.
+ * Exits 0 once the reports are written, 2 on bad input (the message names the
+ * file and line).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -67,7 +69,7 @@ static Lab lab_list[MAX_LABS];
 static Test tests[MAX_TESTS];
 static int nrules, nlabs, ntests;
 static double total, max_total;
-static struct { char *seed, *tree, *date, *extra, *duplicate; } sub; /* submission.txt */
+static struct { char *seed, *tree, *date, *extra, *duplicate, *ungraded; } sub; /* submission.txt */
 
 _Noreturn static void die(const char *file, int line, const char *format, ...) {
   va_list args;
@@ -338,6 +340,7 @@ static void read_submission(const char *dir) {
     if (!strcmp(line, "date")) sub.date = checked(strdup(value));
     if (!strcmp(line, "extra")) sub.extra = joined(sub.extra, value);
     if (!strcmp(line, "duplicate")) sub.duplicate = joined(sub.duplicate, value);
+    if (!strcmp(line, "ungraded")) sub.ungraded = joined(sub.ungraded, value);
   }
   free(line);
   if (f) fclose(f);
@@ -487,10 +490,12 @@ static void overview(FILE *o, Format f) {
   char *text = NULL;
   size_t len;
   FILE *t = memory(&text, &len);
-  fprintf(t, "%s: %g of %g points\n", student, total, max_total);
+  if (sub.ungraded) fprintf(t, "%s: UNGRADED, no score: %s\n", student, sub.ungraded);
+  else fprintf(t, "%s: %g of %g points\n", student, total, max_total);
   for (int l = 0; l < nlabs; ++l) {
     const Lab *lab = &lab_list[l];
-    fprintf(t, "%s%s %g/%g", l ? ", " : "", lab->name, lab->score, lab->points);
+    if (sub.ungraded) fprintf(t, "%s%s ungraded", l ? ", " : "", lab->name);
+    else fprintf(t, "%s%s %g/%g", l ? ", " : "", lab->name, lab->score, lab->points);
     if (lab->gate) fprintf(t, " (%s: %s)", lab->gate->name, state_names[lab->gate->state]);
     else if (!lab->tests) fprintf(t, " (no results)");
   }
@@ -502,9 +507,14 @@ static void overview(FILE *o, Format f) {
   free(text);
 }
 
+/* Gradescope's results. Ungraded, no score at all: Gradescope's specification
+ * wants one at the top or on every test, so the file cannot pass for a grade. */
 static void json(FILE *o) {
   const Test *list[MAX_TESTS];
-  fprintf(o, "{\n  \"score\": %g,\n  \"output\": \"", total);
+  fprintf(o, "{\n");
+  if (sub.ungraded) fprintf(o, "  \"extra_data\": {\"status\": \"ungraded\"},\n");
+  else fprintf(o, "  \"score\": %g,\n", total);
+  fprintf(o, "  \"output\": \"");
   overview(o, JSON);
   fprintf(o, "\",\n  \"tests\": [");
   const char *separator = "\n";
@@ -513,23 +523,29 @@ static void json(FILE *o) {
       const Test *t = list[i];
       fprintf(o, "%s    {\"name\": \"", separator);
       put_safe(o, t->name, JSON);
-      fprintf(o, "\", \"score\": %g, \"max_score\": %g, \"status\": \"%s\", \"output\": \"", t->score,
-              t->max, t->state == PASS ? "passed" : "failed");
+      fprintf(o, "\", ");
+      if (!sub.ungraded) fprintf(o, "\"score\": %g, ", t->score);
+      fprintf(o, "\"max_score\": %g, \"status\": \"%s\", \"output\": \"", t->max,
+              t->state == PASS ? "passed" : "failed");
       put_escaped(o, t->output, t->output_len, JSON);
       fprintf(o, "\", \"visibility\": \"%s\"}", t->visibility);
     }
-  fprintf(o, "\n  ],\n  \"leaderboard\": [");
-  for (int l = 0; l < nlabs; ++l) {
+  fprintf(o, "\n  ]");
+  if (!sub.ungraded) fprintf(o, ",\n  \"leaderboard\": [");
+  for (int l = 0; l < nlabs && !sub.ungraded; ++l) {
     fprintf(o, "%s\n    {\"name\": \"", l ? "," : "");
     put_safe(o, lab_list[l].name, JSON);
-    fprintf(o, " vs peer\", \"value\": %g, \"order\": \"desc\"}", lab_list[l].vs_peer);
+    fprintf(o, " vs peer\", \"value\": %g, \"order\": \"desc\"}%s", lab_list[l].vs_peer,
+            l + 1 == nlabs ? "\n  ]" : "");
   }
-  fprintf(o, "\n  ]\n}\n");
+  fprintf(o, "\n}\n");
 }
 
 static void points(FILE *o, const char *indent, double score, double max) {
-  fprintf(o, "%s<properties><property name=\"score\" value=\"%g\"/>"
-             "<property name=\"max_score\" value=\"%g\"/></properties>\n", indent, score, max);
+  fprintf(o, "%s<properties>", indent);
+  if (sub.ungraded) fprintf(o, "<property name=\"status\" value=\"ungraded\"/>");
+  else fprintf(o, "<property name=\"score\" value=\"%g\"/>", score);
+  fprintf(o, "<property name=\"max_score\" value=\"%g\"/></properties>\n", max);
 }
 
 static void junit(FILE *o) {
@@ -578,18 +594,20 @@ static void csv_field(FILE *o, const char *s) {
   if (quote) fputc('"', o);
 }
 
+/* One gradebook line; ungraded, its score and labs' columns are left empty. */
 static void csv(FILE *o, int header) {
   csv_field(o, header ? "student" : student);
   if (header) fprintf(o, ",score,max_score");
+  else if (sub.ungraded) fprintf(o, ",,%g", max_total);
   else fprintf(o, ",%g,%g", total, max_total);
   for (int l = 0; l < nlabs; ++l) {
     fputc(',', o);
     if (header) csv_field(o, lab_list[l].name);
-    else fprintf(o, "%g", lab_list[l].score);
+    else if (!sub.ungraded) fprintf(o, "%g", lab_list[l].score);
   }
   fputc(',', o);
   csv_field(o, header ? "seed" : sub.seed ? sub.seed : "");
-  fputc('\n', o);
+  fprintf(o, ",%s\n", header ? "status" : sub.ungraded ? "ungraded" : "graded");
 }
 
 static void csv_row(FILE *o) { csv(o, 0); }
@@ -598,7 +616,8 @@ static void summary(FILE *o) {
   const Test *list[MAX_TESTS];
   overview(o, PLAIN);
   for (int l = 0; l < nlabs; ++l) {
-    fprintf(o, "\n%s: %g of %g\n", lab_list[l].name, lab_list[l].score, lab_list[l].points);
+    if (sub.ungraded) fprintf(o, "\n%s: ungraded\n", lab_list[l].name);
+    else fprintf(o, "\n%s: %g of %g\n", lab_list[l].name, lab_list[l].score, lab_list[l].points);
     int n = shown(&lab_list[l], list);
     for (int i = 0; i < n; ++i) {
       State s = list[i]->state;
@@ -614,7 +633,8 @@ static void summary(FILE *o) {
       fputc('\n', o);
     }
   }
-  fprintf(o, "\ntotal: %g of %g\n", total, max_total);
+  if (sub.ungraded) fprintf(o, "\ntotal: ungraded, no score (%s)\n", sub.ungraded);
+  else fprintf(o, "\ntotal: %g of %g\n", total, max_total);
 }
 
 int main(int argc, char **argv) {
@@ -662,6 +682,7 @@ int main(int argc, char **argv) {
     writers[w](f);
     if (ferror(f) | fclose(f)) die(out, 0, "cannot write %s", names[w]);
   }
-  printf("%s: %g of %g points (%s/summary.txt)\n", student, total, max_total, out);
+  if (sub.ungraded) printf("%s: ungraded, no score: %s (%s/summary.txt)\n", student, sub.ungraded, out);
+  else printf("%s: %g of %g points (%s/summary.txt)\n", student, total, max_total, out);
   return 0;
 }

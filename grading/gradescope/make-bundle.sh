@@ -8,33 +8,53 @@
 #
 # --labs: the labs this assignment grades (default: all); their rubric is the
 # rubric's part for them. --rubric: a rubric to use instead of grading/rubric.txt.
-# Default OUT.zip: build/gradescope-autograder.zip.
+# Default OUT.zip: build/gradescope-autograder.zip. Every option is checked
+# before anything is written, by grading/grade --check-options for those the
+# bundle hands to it; a bad one: exit code 2 and a message.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 tree=$(cd "$here/../.." && pwd)
-zip="" labs="" rubric="" scale=""
+
+bad_usage() {
+  echo "make-bundle.sh: $*" >&2
+  exit 2
+}
+
+zip="" labs="" labs_given=0 rubric="" scale=""
 while [ $# -gt 0 ]; do
   case $1 in
     --labs | --rubric | --timeout-scale)
-      [ $# -ge 2 ] || { echo "make-bundle.sh: $1 needs a value" >&2; exit 2; }
+      [ $# -ge 2 ] || bad_usage "$1 needs a value"
       case $1 in
-        --labs) labs=$(printf '%s' "$2" | tr ',' ' ') ;;
+        --labs) labs=$(printf '%s' "$2" | tr ',' ' ') labs_given=1 ;;
         --rubric) rubric=$2 ;;
         --timeout-scale) scale=$2 ;;
       esac
       shift 2 ;;
-    -h | --help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    -*) echo "make-bundle.sh: unknown option $1" >&2; exit 2 ;;
-    *) zip=$1; shift ;;
+    -h | --help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) bad_usage "unknown option $1" ;;
+    *)
+      [ -z "$zip" ] || bad_usage "one bundle, not '$zip' and '$1'"
+      zip=$1
+      shift ;;
   esac
 done
-[ -n "$zip" ] || zip=$tree/build/gradescope-autograder.zip
-case $zip in /*) ;; *) zip=$PWD/$zip ;; esac
-for lab in $labs; do
-  [ -d "$tree/labs/$lab" ] || { echo "make-bundle.sh: no lab $lab" >&2; exit 2; }
-done
-[ -z "$rubric" ] || [ -f "$rubric" ] || { echo "make-bundle.sh: no rubric $rubric" >&2; exit 2; }
+if [ -n "$zip" ]; then
+  case $zip in /*) ;; *) zip=$PWD/$zip ;; esac
+  case $zip in *.zip) ;; *) bad_usage "the bundle's name must end in .zip: $zip" ;; esac
+  [ -d "$(dirname "$zip")" ] || bad_usage "no folder $(dirname "$zip") for $zip"
+  [ ! -d "$zip" ] || bad_usage "$zip is a folder"
+fi
+[ -z "$rubric" ] || case $rubric in /*) ;; *) rubric=$PWD/$rubric ;; esac
+# What run_autograder will pass to grading/grade: grading/grade must take it.
+set --
+[ "$labs_given" -eq 0 ] || set -- "$@" --labs "$labs"
+[ -z "$scale" ] || set -- "$@" --timeout-scale "$scale"
+[ -z "$rubric" ] || set -- "$@" --rubric "$rubric"
+why=$("$tree/grading/grade" --check-options "$@" 2>&1 > /dev/null) ||
+  bad_usage "$(printf '%s\n' "$why" | sed -n '1s/^grade: //p')"
 
+[ -n "$zip" ] || zip=$tree/build/gradescope-autograder.zip
 commit=$(git -C "$tree" rev-parse HEAD 2>/dev/null) ||
   { echo "make-bundle.sh: $tree is not a git checkout" >&2; exit 1; }
 git -C "$tree" diff-index --quiet HEAD -- 2>/dev/null ||

@@ -1,9 +1,10 @@
 #!/bin/sh
 # Collects a Slurm-graded class (grading/slurm/submit.sh): writes
-# OUT_DIR/class.csv and names every task without a result, with its log.
+# OUT_DIR/class.csv, names every task without a result, with its log, and
+# counts and names the students ungraded (no GPU was usable on their node).
 #   grading/slurm/collect.sh OUT_DIR
-# Exit codes: 0 every student has a result, 1 some have none (or the job
-# still runs), 2 bad usage.
+# Exit codes: 0 every student graded, 1 some have no result (or the job still
+# runs), 2 bad usage, 3 every student has a result but some are ungraded.
 set -u
 tree=$(cd "$(dirname "$0")/../.." && pwd)
 [ $# -eq 1 ] || { echo "usage: grading/slurm/collect.sh OUT_DIR" >&2; exit 2; }
@@ -17,5 +18,8 @@ if [ -n "$job" ] && command -v squeue >/dev/null 2>&1; then
 fi
 "$tree/grading/grade-class" --collect "$out"
 collected=$?
-[ $collected -eq 0 ] || echo "collect.sh: the tasks' Slurm logs: $out/slurm/${job:-<job>}_<task>.out" >&2
-[ $collected -eq 0 ] && [ -z "$running" ]
+[ $collected -ne 1 ] || echo "collect.sh: the tasks' Slurm logs: $out/slurm/${job:-<job>}_<task>.out" >&2
+if [ -n "$running" ]; then
+  exit 1
+fi
+exit $collected

@@ -5,6 +5,7 @@
 #
 #   check.sh sample TREE SAMPLE EXPECTED WORK   grading/grade, one sample
 #   check.sh class TREE WORK SAMPLE...          grading/grade-class, 2 workers
+#                                               sharing 1 GPU
 #   check.sh slurm TREE WORK SAMPLE...          grading/slurm/ (skips, 77,
 #                                               without a Slurm node)
 #
@@ -20,11 +21,16 @@
 #   layout flat|lab|labs     <file>, <lab>/<file> or labs/<lab>/<file> (default flat)
 #   add PATH                 a file that is not a lab file: must be listed as extra
 #   seed N                   grade with this seed (default: a fresh one)
+#   gpu-lock on              grade as a worker sharing its GPU would
+#                            (PP_GRADE_GPU_LOCK): the timing test must take the
+#                            lock alone, every other GPU test shared
 #   expect PATTERN STATUS    the status of the tests matching PATTERN (a shell
 #                            glob); the first matching line wins; every test
 #                            needs one, and a pattern without * must name a test
 # Without a GPU, a GPU test (any but <lab>.build and <lab>.symbols) may report
-# skip instead of its expected status; with a GPU it must match exactly.
+# skip instead of its expected status; with a GPU it must match exactly. And
+# without a GPU, a submission with a lab that built is ungraded: grading/grade
+# exits 3 and every report says so; otherwise it exits 0 and none does.
 set -u
 
 fail() {
@@ -94,6 +100,21 @@ make_submission() {
   esac
 }
 
+# ungraded OUT: true when OUT's submission must be ungraded: no GPU here, and
+# a lab built (so its GPU tests could not run).
+ungraded() {
+  ! gpu_present && grep -q '\.build	pass	' "$1/results/tests.tsv"
+}
+
+# The exit code grading must give where it graded these output folders: 3 if
+# any is ungraded, else 0.
+want_exit() {
+  for graded in "$@"; do
+    ! ungraded "$graded" || { echo 3; return; }
+  done
+  echo 0
+}
+
 # compare EXPECTED OUT: OUT is grading/grade's output folder.
 compare() {
   want_file=$1 graded=$2
@@ -138,9 +159,51 @@ compare() {
     grep -qx "extra $extra" "$graded/results/submission.txt" ||
       { echo "  $extra: not listed as extra in submission.txt" >&2; bad=1; }
   done
+  # Ungraded: every report says so and none has a score; graded: none says so.
+  if ungraded "$graded"; then
+    head -n 1 "$graded/summary.txt" | grep -q ': UNGRADED, no score: ' ||
+      { echo "  summary.txt does not begin with UNGRADED" >&2; bad=1; }
+    grep -q ',ungraded$' "$graded/row.csv" || { echo "  row.csv does not end in ungraded" >&2; bad=1; }
+    ! grep -q '"score"' "$graded/results.json" || { echo "  results.json has a score" >&2; bad=1; }
+    grep -q '"status": "ungraded"' "$graded/results.json" ||
+      { echo "  results.json does not say ungraded" >&2; bad=1; }
+    ! grep -q 'name="score"' "$graded/junit.xml" || { echo "  junit.xml has a score" >&2; bad=1; }
+    echo "  ungraded (no GPU here), and every report says so"
+  else
+    grep -q ',graded$' "$graded/row.csv" || { echo "  row.csv does not end in graded" >&2; bad=1; }
+    ! grep -qi 'ungraded' "$graded/summary.txt" "$graded/results.json" "$graded/junit.xml" ||
+      { echo "  a report says ungraded" >&2; bad=1; }
+  fi
   [ $bad -eq 0 ] || return 1
   [ $skipped -eq 0 ] || echo "($skipped GPU tests skipped: no GPU here)"
   return 0
+}
+
+# check_locks LOG LOCK TESTS: LOG (of a flock that logs its arguments, one
+# line a call) shows, in the order of TESTS (tests.tsv), the timing test
+# holding LOCK alone and every other GPU test (all but <lab>.build and
+# <lab>.symbols) holding it shared, each after passing LOCK.gate.
+check_locks() {
+  log=$1 lock=$2
+  awk -F '\t' '
+    $1 ~ /[.]build$/ || $1 ~ /[.]symbols$/ { next }
+    $1 ~ /[.]perf$/ { print $1 ": alone"; next }
+    { print $1 ": shared"; ++shared }
+    END { print "gates passed: " shared + 0 }' "$3" > "$log.want"
+  awk -v lock="$lock" '
+    $0 == "-x " lock ".gate true" { ++gates; next }
+    index($0, "-x " lock " timeout ") == 1 { next }  # the timing test'"'"'s inner flock
+    index($0, "-x " lock ".gate flock -x " lock " timeout ") == 1 { how = "alone" }
+    index($0, "-s " lock " timeout ") == 1 { how = "shared" }
+    { name = "(no test)"
+      while ((getline line < tests) > 0)
+        if (line !~ /[.](build|symbols)\t/) { name = line; break }
+      sub(/\t.*/, "", name)
+      print name ": " (how ? how : "unknown: " $0)
+      how = "" }
+    END { print "gates passed: " gates + 0 }' tests="$3" "$log" > "$log.got"
+  diff "$log.want" "$log.got" >&2 || fail "the GPU tests did not take $lock as they must: $log"
+  echo "  the timing test held the GPU lock alone, the other GPU tests shared it"
 }
 
 # check_sample SAMPLE EXPECTED WORK
@@ -152,10 +215,24 @@ check_sample() {
   seed=$(key "$expected" seed)
   set -- --labs "$(key "$expected" lab)"
   [ -z "$seed" ] || set -- "$@" --seed "$seed"
+  lock=""
+  if [ "$(key "$expected" gpu-lock)" = on ]; then
+    # A flock in front of the real one that logs its arguments.
+    real=$(command -v flock) || fail "no flock here"
+    mkdir -p "$work/bin"
+    printf '#!/bin/sh\nprintf "%%s\\n" "$*" >> "%s"\nexec "%s" "$@"\n' "$work/flock.log" "$real" > "$work/bin/flock"
+    chmod +x "$work/bin/flock"
+    lock=$work/gpu.lock
+  fi
   echo "grading $submission $*"
-  "$tree/grading/grade" "$submission" "$work/out" "$@" > "$work/grade.log" 2>&1 ||
-    { tail -40 "$work/grade.log" >&2; fail "grading/grade failed (exit $?): $work/grade.log"; }
+  PATH=$work/bin:$PATH PP_GRADE_GPU_LOCK=$lock "$tree/grading/grade" "$submission" "$work/out" "$@" \
+    > "$work/grade.log" 2>&1
+  rc=$?
+  [ -s "$work/out/results/tests.tsv" ] || { tail -40 "$work/grade.log" >&2; fail "grading/grade failed (exit $rc): $work/grade.log"; }
+  want=$(want_exit "$work/out")
+  [ $rc -eq "$want" ] || { tail -40 "$work/grade.log" >&2; fail "grading/grade exited $rc, want $want: $work/grade.log"; }
   compare "$expected" "$work/out" || { cat "$work/out/summary.txt" >&2; fail "$expected: unexpected statuses"; }
+  [ -z "$lock" ] || check_locks "$work/flock.log" "$lock" "$work/out/results/tests.tsv"
 }
 
 # The samples of a class, and the labs they need.
@@ -174,11 +251,20 @@ make_class() {
 }
 
 # The class's reports: class.csv has a header and one row per student, each
-# student's statuses are as expected, and a student without a result is named.
+# student's statuses are as expected, the ungraded are counted, and a student
+# without a result is named.
 check_class() {
   out=$1 collector=$2
   shift 2
-  $collector "$out" > "$out/collect.log" 2>&1 || { cat "$out/collect.log" >&2; fail "$collector failed"; }
+  folders=$(for sample in "$@"; do printf '%s ' "$out/$(basename "$sample")"; done)
+  # shellcheck disable=SC2086 # the output folders have no spaces
+  want_rc=$(want_exit $folders)
+  ungraded_count=$(for folder in $folders; do ! ungraded "$folder" || echo; done | wc -l)
+  $collector "$out" > "$out/collect.log" 2>&1
+  rc=$?
+  [ $rc -eq "$want_rc" ] || { cat "$out/collect.log" >&2; fail "$collector exited $rc, want $want_rc"; }
+  grep -q "$ungraded_count of them ungraded" "$out/collect.log" ||
+    { cat "$out/collect.log" >&2; fail "$collector did not count $ungraded_count ungraded"; }
   csv=$out/class.csv
   [ "$(wc -l < "$csv")" -eq $(($# + 1)) ] || { cat "$csv" >&2; fail "$csv: want a header and $# rows"; }
   for sample in "$@"; do
@@ -190,12 +276,14 @@ check_class() {
   # Take one student's result away: collecting must name it and fail.
   id=$(basename "$1")
   mv "$out/$id/row.csv" "$out/$id/row.csv.away"
-  if $collector "$out" > "$out/collect.log" 2>&1; then
-    fail "$collector succeeded with $id's result missing"
-  fi
+  $collector "$out" > "$out/collect.log" 2>&1
+  rc=$?
+  [ $rc -eq 1 ] || fail "$collector exited $rc with $id's result missing, want 1"
   grep -q "$id" "$out/collect.log" || fail "$collector did not name $id: $out/collect.log"
   mv "$out/$id/row.csv.away" "$out/$id/row.csv"
-  $collector "$out" > "$out/collect.log" 2>&1 || { cat "$out/collect.log" >&2; fail "$collector failed"; }
+  $collector "$out" > "$out/collect.log" 2>&1
+  rc=$?
+  [ $rc -eq "$want_rc" ] || { cat "$out/collect.log" >&2; fail "$collector exited $rc, want $want_rc"; }
 }
 
 [ $# -ge 3 ] || fail "usage: check.sh sample|class|slurm TREE ..."
@@ -209,8 +297,20 @@ case $mode in
     work=$1
     shift
     make_class "$work" "$@"
-    "$tree/grading/grade-class" "$work/class" "$work/out" --jobs 2 --labs "$labs" ||
-      fail "grading/grade-class failed"
+    # Two workers share one GPU, so they share its lock. Where there is none,
+    # grade-class is shown one all the same, by an id that names no device:
+    # its lock is taken, and the GPU tests skip.
+    gpu_present || { CUDA_VISIBLE_DEVICES=GPU-00000000-0000-0000-0000-000000000000; export CUDA_VISIBLE_DEVICES; }
+    "$tree/grading/grade-class" "$work/class" "$work/out" --gpus 1 --jobs 2 --labs "$labs"
+    rc=$?
+    for sample in "$@"; do
+      grep -q '^grade: a shared GPU: the timing test holds .*/gpu-.*\.lock alone' "$work/out/$(basename "$sample")/grade.log" ||
+        fail "$(basename "$sample") was not graded under its GPU's lock"
+    done
+    folders=$(for sample in "$@"; do printf '%s ' "$work/out/$(basename "$sample")"; done)
+    # shellcheck disable=SC2086 # the output folders have no spaces
+    want=$(want_exit $folders)
+    [ $rc -eq "$want" ] || fail "grading/grade-class exited $rc, want $want"
     check_class "$work/out" "$tree/grading/grade-class --collect" "$@" ;;
   slurm)
     work=$1

@@ -1,0 +1,236 @@
+#!/bin/sh
+# Host tests of the grading commands' guards: what grading/grade does with its
+# output folder, with archives (limits, names) and with misnamed files, and
+# how grading/gradescope/make-bundle.sh checks its options. None builds or
+# needs a GPU: grading/grade runs with --stage-only, which takes the files and
+# stops. tests/grading/CMakeLists.txt registers one CTest test per group.
+#
+#   cli.sh output|limits|names|bundle TREE WORK
+set -u
+
+fail() {
+  echo "cli.sh: $*" >&2
+  exit 1
+}
+
+[ $# -eq 3 ] || fail "usage: cli.sh output|limits|names|bundle TREE WORK"
+group=$1 tree=$2 work=$3
+grade=$tree/grading/grade
+nl='
+'
+rm -rf "$work"
+mkdir -p "$work" || fail "cannot create $work"
+
+# run WANT_RC COMMAND...: runs it, output in $work/log; fails unless it exits WANT_RC.
+run() {
+  want=$1
+  shift
+  "$@" > "$work/log" 2>&1 < /dev/null
+  rc=$?
+  [ $rc -eq "$want" ] || { cat "$work/log" >&2; fail "exit $rc, want $want: $*"; }
+}
+
+# has FILE TEXT: FILE holds TEXT (a fixed string).
+has() {
+  grep -qF -- "$2" "$1" 2>/dev/null || { cat "$1" >&2; fail "$1 does not say: $2"; }
+}
+
+lacks() {
+  ! grep -qiE -- "$2" "$1" 2>/dev/null || { cat "$1" >&2; fail "$1 must not say: $2"; }
+}
+
+# A lab file of the given lab, from the skeleton.
+lab_file() {
+  set -- "$tree/labs/$1/"*.cu
+  [ -f "$1" ] || fail "no lab file in $tree/labs"
+  printf '%s\n' "$1"
+}
+
+# zip_of DIR ZIP: DIR's contents (not DIR itself) zipped.
+zip_of() {
+  (zip=$2 && cd "$1" && set -- * && cmake -E tar cf "$zip" --format=zip -- "$@") || fail "cannot zip $1"
+}
+
+dot=$(lab_file 01-dot-product)
+case $group in
+  output)
+    mkdir -p "$work/in"
+    cp "$dot" "$work/in/" || fail "cannot copy $dot"
+
+    # A folder of someone else's files, like docs/ with its results/: refused, untouched.
+    mkdir -p "$work/docs/results"
+    echo "measured" > "$work/docs/results/keep.md"
+    echo "readme" > "$work/docs/README.md"
+    run 2 "$grade" "$work/in" "$work/docs" --stage-only
+    has "$work/log" "holds files that grading/grade did not write"
+    has "$work/docs/results/keep.md" "measured"
+    has "$work/docs/README.md" "readme"
+    [ "$(cd "$work/docs" && find . | LC_ALL=C sort | tr '\n' ' ')" = ". ./README.md ./results ./results/keep.md " ] ||
+      fail "grading/grade changed $work/docs: $(cd "$work/docs" && find .)"
+
+    # A folder that is not there is made; an empty one is adopted.
+    run 0 "$grade" "$work/in" "$work/new" --stage-only --labs 01-dot-product
+    [ -f "$work/new/staged/01-dot-product/$(basename "$dot")" ] || fail "nothing staged in $work/new"
+    mkdir "$work/empty"
+    run 0 "$grade" "$work/in" "$work/empty" --stage-only --labs 01-dot-product
+    [ -f "$work/empty/staged/01-dot-product/$(basename "$dot")" ] || fail "nothing staged in $work/empty"
+
+    # A re-grade into its own folder replaces what it wrote there, and only that.
+    echo "mine" > "$work/empty/notes.txt"
+    red=$(lab_file 02-reduction)
+    mkdir -p "$work/in2"
+    cp "$red" "$work/in2/" || fail "cannot copy $red"
+    run 0 "$grade" "$work/in2" "$work/empty" --stage-only --labs 02-reduction
+    [ -f "$work/empty/staged/02-reduction/$(basename "$red")" ] || fail "the re-grade staged nothing"
+    [ ! -e "$work/empty/staged/01-dot-product" ] || fail "the re-grade left the earlier grading's staged files"
+    has "$work/empty/notes.txt" "mine"
+    echo "every output folder check passed" ;;
+
+  limits)
+    name=$(basename "$dot")
+    # One lab file of 2 MiB in a zip of a few kilobytes: over the 1 MiB default
+    # for one file, refused from the listing, before anything is unpacked.
+    mkdir -p "$work/big"
+    head -c 2097152 /dev/zero > "$work/big/$name"
+    zip_of "$work/big" "$work/big.zip"
+    run 0 "$grade" "$work/big.zip" "$work/out-big" --stage-only --labs 01-dot-product
+    has "$work/out-big/results/01-dot-product.build.log" "$name is 2097152 bytes, more than the limit of 1048576 for one file (--max-file)"
+    has "$work/out-big/results/01-dot-product.build.log" "refused before unpacking"
+    has "$work/out-big/results/submission.txt" "note big.zip"
+    [ ! -e "$work/out-big/results/unpack.log" ] || fail "big.zip was unpacked"
+    [ ! -e "$work/out-big/staged/01-dot-product" ] || fail "a file over the limit was staged"
+    # The same zip within a larger limit, from the environment.
+    PP_GRADE_MAX_FILE=3M run 0 "$grade" "$work/big.zip" "$work/out-big-ok" --stage-only --labs 01-dot-product
+    [ -f "$work/out-big-ok/staged/01-dot-product/$name" ] || fail "big.zip was refused under a 3M limit"
+
+    # The total and the number of entries, set by option and by environment.
+    mkdir -p "$work/many"
+    for i in 1 2 3 4 5; do head -c 30000 /dev/zero > "$work/many/notes$i.txt"; done
+    cp "$dot" "$work/many/"
+    zip_of "$work/many" "$work/many.zip"
+    run 0 "$grade" "$work/many.zip" "$work/out-total" --stage-only --labs 01-dot-product --max-total 100K
+    has "$work/out-total/results/01-dot-product.build.log" "more than the limit of 102400 bytes in all (--max-total)"
+    PP_GRADE_MAX_ENTRIES=5 run 0 "$grade" "$work/many.zip" "$work/out-entries" --stage-only --labs 01-dot-product
+    has "$work/out-entries/results/01-dot-product.build.log" "more than 5 files and folders, the limit (--max-entries)"
+    run 0 "$grade" "$work/many.zip" "$work/out-many-ok" --stage-only --labs 01-dot-product
+    [ -f "$work/out-many-ok/staged/01-dot-product/$name" ] || fail "many.zip was refused within the limits"
+
+    # A listing that lies: a tar whose owner name reads like the columns of
+    # the listing, so that the 3 MB file lists as 7 bytes. The limit holds
+    # while unpacking.
+    mkdir -p "$work/lie"
+    head -c 3000000 /dev/zero > "$work/lie/$name"
+    (cd "$work/lie" && cmake -E tar cf "$work/lie.tar" "$name") || fail "tar failed"
+    dd if=/dev/zero of="$work/lie.tar" bs=1 seek=265 count=32 conv=notrunc 2>/dev/null
+    printf 'u g 7 1 Jan 00:00' | dd of="$work/lie.tar" bs=1 seek=265 conv=notrunc 2>/dev/null
+    printf '        ' | dd of="$work/lie.tar" bs=1 seek=148 conv=notrunc 2>/dev/null
+    sum=$(head -c 512 "$work/lie.tar" | od -An -v -tu1 | awk '{ for (i = 1; i <= NF; ++i) s += $i } END { print s }')
+    printf '%06o\000 ' "$sum" | dd of="$work/lie.tar" bs=1 seek=148 conv=notrunc 2>/dev/null
+    LC_ALL=C cmake -E tar tvf "$work/lie.tar" > "$work/lie.list" 2>&1
+    has "$work/lie.list" "u g 7 1 Jan 00:00"
+    run 0 "$grade" "$work/lie.tar" "$work/out-lie" --stage-only --labs 01-dot-product
+    has "$work/out-lie/results/01-dot-product.build.log" "while unpacking"
+    [ -e "$work/out-lie/results/unpack.log" ] || fail "lie.tar was refused before unpacking: the test no longer tests the unpacking"
+    [ ! -e "$work/out-lie/staged/01-dot-product" ] || fail "a file over the limit was staged"
+
+    # A folder's lab file over the limit is not taken either.
+    run 0 "$grade" "$work/big" "$work/out-folder" --stage-only --labs 01-dot-product
+    has "$work/out-folder/results/01-dot-product.build.log" "more than the limit of 1048576 for one file (--max-file)"
+    [ ! -e "$work/out-folder/staged/01-dot-product" ] || fail "a file over the limit was staged"
+
+    # Limits that are not sizes or counts: bad usage.
+    run 2 "$grade" "$work/big.zip" "$work/out-bad" --stage-only --max-file lots
+    has "$work/log" "--max-file takes a size"
+    run 2 "$grade" "$work/big.zip" "$work/out-bad" --stage-only --max-entries 0
+    PP_GRADE_MAX_TOTAL=8X run 2 "$grade" "$work/big.zip" "$work/out-bad" --stage-only
+    has "$work/log" "PP_GRADE_MAX_TOTAL takes a size"
+    [ ! -e "$work/out-bad" ] || fail "bad usage still wrote $work/out-bad"
+    echo "every limit check passed" ;;
+
+  names)
+    expected=$(cd "$tree/labs" && for dir in */; do
+      set -- "$dir"*.cu
+      printf '%s (%s)\n' "$(basename "$1")" "${dir%/}"
+    done)
+    # One .cu under another name: the message names every lab's file.
+    cp "$dot" "$work/my_dot.cu"
+    run 0 "$grade" "$work/my_dot.cu" "$work/out-single" --stage-only
+    printf '%s\n' "$expected" | while IFS= read -r want; do has "$work/log" "$want"; done || exit 1
+    lacks "$work/log" "unsafe|link"
+
+    # An archive with the file misnamed: the same, and the lab's note names its file.
+    mkdir -p "$work/misnamed/alice"
+    cp "$dot" "$work/misnamed/alice/dotproduct.cu"
+    zip_of "$work/misnamed" "$work/misnamed.zip"
+    run 0 "$grade" "$work/misnamed.zip" "$work/out-misnamed" --stage-only
+    printf '%s\n' "$expected" | while IFS= read -r want; do has "$work/log" "$want"; done || exit 1
+    has "$work/out-misnamed/results/01-dot-product.build.log" "the name must be exactly $(basename "$dot")"
+
+    # Entry names with a line break or a tab: refused, and the message says why.
+    for char in "$nl" "$(printf '\t')"; do
+      rm -rf "$work/ctl" "$work/ctl.zip" "$work/out-ctl"
+      mkdir -p "$work/ctl"
+      cp "$dot" "$work/ctl/"
+      echo x > "$work/ctl/a${char}b.cu"
+      zip_of "$work/ctl" "$work/ctl.zip"
+      run 0 "$grade" "$work/ctl.zip" "$work/out-ctl" --stage-only --labs 01-dot-product
+      has "$work/out-ctl/results/01-dot-product.build.log" "an entry's name holds a control character (a line break, a tab, an escape...)"
+      lacks "$work/out-ctl/results/01-dot-product.build.log" "link"
+      [ ! -e "$work/out-ctl/staged/01-dot-product" ] || fail "a file was taken from a refused archive"
+    done
+    echo "every name check passed" ;;
+
+  bundle)
+    bundle=$tree/grading/gradescope/make-bundle.sh
+    zip=$work/out/autograder.zip
+    mkdir -p "$work/out"
+    # Each is refused with exit code 2 and a message, and writes nothing.
+    check_refused() {  # MESSAGE ARGUMENT...
+      message=$1
+      shift
+      run 2 sh "$bundle" "$@"
+      has "$work/log" "$message"
+      [ ! -e "$zip" ] || fail "make-bundle.sh $* wrote $zip"
+    }
+    check_refused "--timeout-scale takes a positive number" "$zip" --timeout-scale abc
+    check_refused "--timeout-scale takes a positive number" "$zip" --timeout-scale 0
+    check_refused "--timeout-scale takes a positive number" "$zip" --timeout-scale -2
+    check_refused "--timeout-scale takes a positive number" "$zip" --timeout-scale 1e3
+    check_refused "no lab 'no-such-lab'" "$zip" --labs no-such-lab
+    check_refused "--labs needs at least one lab" "$zip" --labs ""
+    check_refused "no rubric at $work/none.txt" "$zip" --rubric "$work/none.txt"
+    check_refused "unknown option --frobnicate" "$zip" --frobnicate
+    check_refused "--labs needs a value" "$zip" --labs
+    check_refused "no folder $work/nowhere" "$work/nowhere/autograder.zip"
+    check_refused "one bundle, not" "$zip" "$work/out/second.zip"
+    check_refused "must end in .zip" "$work/out/autograder.tar"
+    # Good options make the bundle, and its gradescope.conf holds them.
+    run 0 sh "$bundle" "$zip" --labs 01-dot-product --timeout-scale 1.5
+    mkdir -p "$work/unzipped"
+    (cd "$work/unzipped" && cmake -E tar xf "$zip" gradescope.conf) || fail "no gradescope.conf in $zip"
+    has "$work/unzipped/gradescope.conf" "labs 01-dot-product"
+    has "$work/unzipped/gradescope.conf" "timeout-scale 1.5"
+
+    # run_autograder, where the grading itself fails: results.json says so and
+    # has no score (a stand-in grading/grade fails with a message to quote).
+    ag=$work/autograder
+    mkdir -p "$ag/source/grading" "$ag/submission"
+    cp "$tree/grading/gradescope/run_autograder" "$ag/source/"
+    printf '#!/bin/sh\necho "the tree did not configure: \\"quoted\\"	tab"\nexit 1\n' > "$ag/source/grading/grade"
+    chmod +x "$ag/source/grading/grade"
+    PP_AUTOGRADER_ROOT=$ag TMPDIR=$work run 0 sh "$ag/source/run_autograder"
+    cat > "$work/json.cmake" <<'EOF'
+file(READ "${JSON}" json)
+string(JSON output GET "${json}" output)
+string(JSON status GET "${json}" extra_data status)
+string(JSON score ERROR_VARIABLE none GET "${json}" score)
+string(JSON test_score ERROR_VARIABLE test_none GET "${json}" tests 0 score)
+if(NOT none OR NOT test_none OR NOT status STREQUAL "ungraded" OR NOT output MATCHES "Not graded.*\"quoted\"")
+  message(FATAL_ERROR "want no score, status ungraded and the log quoted: ${json}")
+endif()
+EOF
+    cmake -DJSON="$ag/results/results.json" -P "$work/json.cmake" || fail "run_autograder's results.json after a failed grading"
+    echo "every bundle option check passed" ;;
+
+  *) fail "unknown group $group" ;;
+esac
