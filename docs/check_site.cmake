@@ -1,7 +1,8 @@
 # Checks the Doxygen site after a build (cmake -P, for the docs.site test):
 #   -DHTML=<html folder> -DSOURCE=<repository root>
 # - the main page is the README (its title is in index.html);
-# - every Markdown file of the site has its page;
+# - every Markdown file of the site has its page, and so does every header of
+#   the harness API (common/include/pp);
 # - every relative link and image of every page points to a file of the site,
 #   and a link to page.html#id to an anchor that page has; no link is left
 #   pointing at a .md file (Doxygen turns links between the Markdown files
@@ -47,6 +48,17 @@ foreach(page IN LISTS pages)
     set(folder ".")
   endif()
   set(source_of_md_${name}.html ${folder})
+endforeach()
+
+# Every header of the harness API has its page: Doxygen names the page of
+# a_b.h a__b_8h.html.
+file(GLOB headers RELATIVE ${SOURCE}/common/include/pp ${SOURCE}/common/include/pp/*.h)
+foreach(header IN LISTS headers)
+  string(REPLACE "_" "__" name "${header}")
+  string(REPLACE "." "_8" name "${name}")
+  if(NOT EXISTS ${HTML}/${name}.html)
+    string(APPEND problems "common/include/pp/${header} has no page (${name}.html)\n")
+  endif()
 endforeach()
 
 # The anchors a page defines, cached per page.
