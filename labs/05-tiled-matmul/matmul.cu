@@ -358,7 +358,8 @@ __global__ void __launch_bounds__(THREADS) matmul_v5_any_kernel(const float *a, 
 
 // ---------------------------------------------------------------------------
 // v6, a bigger tile per thread, warp tiling, and a copy pipeline. Three
-// changes to v5 (timings: H100, 4096^3):
+// changes to v5 (the measurements that chose them, on the H100 at 4096^3, are
+// in docs/results/05-tiled-matmul-tuning.md):
 // - A bigger tile: V6_BM x V6_BN = 128 x 256 per block, 8 x 16 elements of C
 //   per thread. Per step of p a thread loads 2 float4s of A and 4 of B for
 //   128 FMAs (v5: 4 for 64), so more of its instructions are FMAs. Its 128
@@ -370,7 +371,7 @@ __global__ void __launch_bounds__(THREADS) matmul_v5_any_kernel(const float *a, 
 //   (4 x 8) inside theirs, sub-tiles of 4 x 4 V6_LANES_M * 4 rows and
 //   V6_LANES_N * 4 columns apart. A warp's fragment load then reads 4 (A) or
 //   8 (B) different float4s, 64 or 128 contiguous bytes: one shared-memory
-//   wavefront, the rest broadcasts. (32 x 128 warp tiles measured 3% faster
+//   wavefront, the rest broadcasts. (32 x 128 warp tiles measured faster
 //   than 64 x 64.)
 // - A pipeline of V6_STAGES = 3 copies of the shared tiles, two steps ahead
 //   of the FMAs. B goes from global to shared memory by cp.async, a copy
@@ -379,20 +380,19 @@ __global__ void __launch_bounds__(THREADS) matmul_v5_any_kernel(const float *a, 
 //   must be transposed on the way, which cp.async can do only one 4-byte
 //   float at a time: instead a thread loads its float4s of A for step
 //   step + 2 into registers as the step begins and stores them transposed
-//   at its end, so the step's FMAs hide the loads. This made v6 6% faster
-//   than 4-byte cp.async copies of A (3.14 -> 2.95 ms), and loading each p's
-//   fragments just before its FMAs, not double-buffered one p ahead, another
-//   7% (2.74 ms; 227 registers instead of 255). Rows and columns past M and
-//   N are clamped as in v5. The steps are V6_BK = 16 long, so the one
-//   barrier per step comes every 2048 FMAs of a thread: at a barrier the
-//   SM's 8 warps, only 2 per scheduler, wait for the slowest. (Steps of 32
-//   measured 5% slower, 4 stages 7% slower; with cp.async copies of A,
-//   steps of 8 were 11% slower than 16.) The stages take 74.5 KB, past the
-//   48 KB a block gets unasked: they live in dynamic shared memory
-//   (v6_shared_bytes()), which launch_tiles() allows the kernel first. A GPU
-//   of compute capability 7.5 (a T4) gives a block at most 64 KB: there v6
-//   runs with 2 stages (49.7 KB), one step ahead. The number of stages is a
-//   template parameter, STAGES, of the kernel.
+//   at its end, so the step's FMAs hide the loads: faster than 4-byte
+//   cp.async copies of A, and faster again with each p's fragments loaded
+//   just before its FMAs rather than double-buffered one p ahead (227
+//   registers instead of 255). Rows and columns past M and N are clamped as
+//   in v5. The steps are V6_BK = 16 long, so the one barrier per step comes
+//   every 2048 FMAs of a thread: at a barrier the SM's 8 warps, only 2 per
+//   scheduler, wait for the slowest. (Steps of 32, 4 stages, and with
+//   cp.async copies of A steps of 8, all measured slower.) The stages take
+//   74.5 KB, past the 48 KB a block gets unasked: they live in dynamic shared
+//   memory (v6_shared_bytes()), which launch_tiles() allows the kernel first.
+//   A GPU of compute capability 7.5 (a T4) gives a block at most 64 KB:
+//   there v6 runs with 2 stages (49.7 KB), one step ahead. The number of
+//   stages is a template parameter, STAGES, of the kernel.
 
 #define V6_BM 128        // rows of the tile of C
 #define V6_BN 256        // columns

@@ -20,9 +20,9 @@
 
 // ---------------------------------------------------------------------------
 // Given: adding up per-block partial sums on the GPU, for any number of them.
-// A second pass with a single block works only while there are at most
-// 2 * BLOCK partials. Instead each pass lets every block add 2 * BLOCK
-// partials, and passes repeat until one value is left.
+// A single second pass of one block would add only the partials that fit in
+// that block: 2 * BLOCK = 512 here. Instead each pass lets every block add
+// 2 * BLOCK partials, and passes repeat until one value is left.
 
 __global__ void sum_partials_kernel(const float *in, size_t count, float *out) {
   __shared__ float cache[BLOCK];
@@ -91,8 +91,11 @@ __global__ void dot_v0_kernel(const float *a, const float *b, size_t n, float *p
 // ---------------------------------------------------------------------------
 // v1, tree sum with interleaved addressing. log2(BLOCK) = 8 steps instead of
 // 255 serial additions, all threads taking part in the first step. Its flaw:
-// the active threads are scattered (0, 2, 4, ... then 0, 4, 8, ...), so every
-// warp stays busy with few useful lanes and the `%` test diverges.
+// the active threads are scattered (0, 2, 4, ... then 0, 4, 8, ...). Up to
+// stride 16 every warp has a few useful lanes, so all 8 warps run those
+// steps, and the `%` test diverges in each. (No bank conflicts, though: a
+// warp's active lanes read words 2s apart, at most 32 / 2s of them, all in
+// different banks.)
 
 // Returns the sum of x over the block in thread 0 (other threads: partial sums).
 __device__ float block_sum_interleaved(float x) {
@@ -158,8 +161,10 @@ __global__ void dot_v2_kernel(const float *a, const float *b, size_t n, float *p
 // ---------------------------------------------------------------------------
 // v3, sequential addressing. The stride starts at half the block and halves:
 // threads 0 .. s-1 add cache[t + s] into cache[t]. The active threads are
-// contiguous, so whole warps retire together (no divergence), and a warp's 32
-// reads fall in 32 different shared-memory banks (no bank conflicts).
+// contiguous, so while s >= 32 a warp is either wholly busy or wholly idle:
+// no divergence, and the idle warps skip the step (v1 kept all 8 warps busy
+// up to stride 16). Only the last five steps, inside one warp, diverge. The
+// reads stay free of bank conflicts, as in v1.
 
 __device__ float block_sum_sequential(float x) {
   __shared__ float cache[BLOCK];
@@ -211,8 +216,9 @@ __global__ void dot_v4_kernel(const float *a, const float *b, size_t n, float *p
 
 // ---------------------------------------------------------------------------
 // v5, the last warp without barriers. Once 64 values are left, one warp
-// finishes with register shuffles: no shared memory and no __syncthreads()
-// for the last six steps, in which most of the block used to idle.
+// finishes alone: no __syncthreads() for the last six steps, in which most of
+// the block used to idle. The first of them (stride 32) reads shared memory
+// once; the other five are register shuffles.
 // The classic version keeps using shared memory in the last warp without any
 // synchronization, relying on the 32 threads of a warp running in lockstep.
 // Since Volta they need not (independent thread scheduling), and without
@@ -255,8 +261,9 @@ __global__ void dot_v5_kernel(const float *a, const float *b, size_t n, float *p
 }
 
 // ---------------------------------------------------------------------------
-// v6, vectorized grid-stride loop. v0..v5 launch one block per BLOCK * ITEMS
-// elements: 131072 short blocks at n = 2^28. Here a fixed grid, no larger
+// v6, vectorized grid-stride loop. v2..v5 launch one block per BLOCK * ITEMS
+// elements: 131072 short blocks at n = 2^28 (v0 and v1, one per BLOCK
+// elements: 1048576). Here a fixed grid, no larger
 // than the GPU holds at once and than one final pass can add up (2 * BLOCK),
 // strides through the arrays 16 bytes at a time (float4: four products per
 // pair of loads). Each turn of the loop first issues four independent pairs

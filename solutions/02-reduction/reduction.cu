@@ -31,8 +31,8 @@ using partials_kernel = void(const T *in, size_t n, T *partials);
 
 // Runs `kernel` with one block per `per_block` elements of in[0, n), then on
 // the partial sums it wrote, and so on, until a pass has a single block,
-// which writes the total to *result. (Seed 003 stops after one second pass
-// of one block: right only while the partial sums fit in that block.) The
+// which writes the total to *result. (A single second pass of one block
+// would be right only while the partial sums fit in that block.) The
 // partial sums of successive passes alternate between two parts of the
 // workspace.
 template <typename T>
@@ -67,8 +67,10 @@ __device__ T element(const T *in, size_t n, size_t i) {
 // tree: in the step with stride s = 1, 2, 4, ..., the threads whose index is
 // a multiple of 2s add the value s places to their right. log2(BLOCK) steps
 // instead of BLOCK - 1 serial additions. Its flaws: `%` is slow, and the
-// active threads are scattered (0, 2, 4, ...; then 0, 4, 8, ...), so every
-// warp stays busy to the end with a divergent branch and few useful lanes.
+// active threads are scattered (0, 2, 4, ...; then 0, 4, 8, ...): up to
+// stride 16 every warp runs the step for a few useful lanes, its branch
+// divergent, and from stride 32 on the warps that still hold an active
+// thread run it for one lane each.
 
 // The sum of x over the block, in thread 0.
 template <typename T>
@@ -183,7 +185,7 @@ __global__ void reduce_v3(const T *in, size_t n, T *partials) {
 // v4, the last warp unrolled. Once 64 values are left, only the first warp
 // has work, yet every step still pays a __syncthreads() for the whole block.
 // The first warp finishes alone, synchronizing with __syncwarp() only.
-// Seed 004's warpReduce() has no synchronization at all: it assumes the 32
+// The classic warpReduce() has no synchronization at all: it assumes the 32
 // lanes run in lockstep, and needs `volatile` so that every += really goes to
 // shared memory. Since Volta (independent thread scheduling) lanes need not
 // run in lockstep, so even the volatile version races; __syncwarp() between
@@ -279,8 +281,9 @@ __global__ void reduce_v5(const T *in, size_t n, T *partials) {
 // thread may first add O(log n) elements serially at no loss in the total
 // work; here each thread adds CASCADE elements in a grid-stride loop (pairs
 // as in v3), so 16 times fewer blocks, trees and partial sums. The stride is
-// the whole grid, 2 * BLOCK * gridDim.x elements: seed 004 advances by
-// blockDim.x, which makes threads add each other's elements again.
+// the whole grid, 2 * BLOCK * gridDim.x elements: a stride of blockDim.x
+// (the classic ladder's last step) makes threads add each other's elements
+// again.
 
 #define CASCADE 32  // elements each thread adds before the tree
 
@@ -313,11 +316,9 @@ __global__ void reduce_v6(const T *in, size_t n, T *partials) {
 //   once (2048 threads, as many as an SM holds), striding over the array tile
 //   by tile: no block waits for a slot. A tile is V7_UNROLL * BLOCK vectors
 //   in a row (16 KiB of floats), read by one block in one turn, so each
-//   block asks DRAM for 16 KiB of neighbouring addresses at once. Measured
-//   on the H100 at 2^28 floats: a grid stride of single vectors instead (a
-//   block's four loads then 4 KiB each, a whole grid apart) is 1.4% slower
-//   with 4 blocks per SM and 2.4% with 8; tiles with 4 blocks per SM are
-//   0.4% slower than with 8;
+//   block asks DRAM for 16 KiB of neighbouring addresses at once. (A grid
+//   stride of single vectors, a block's four loads then 4 KiB each and a
+//   whole grid apart, measured slower: docs/results/02-reduction-tuning.md.)
 // - warp shuffles instead of shared memory for the tree: lanes exchange
 //   registers, and a shuffle with a full mask synchronizes the warp;
 // - the last block to finish adds the partial sums up: each block stores its

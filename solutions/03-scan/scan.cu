@@ -167,8 +167,8 @@ static long long kogge_stone_additions(int section) {
 // sections of 2048): saving a barrier did not pay. A step still reads and
 // writes every element in shared memory, v2 a little more than v1 (it also
 // copies the elements below the stride), and those accesses rather than the
-// barriers seem to set the pace; issuing both elements' loads before their
-// stores did not help either. The handout asks you to find out with a profiler.
+// barriers seem to set the pace. The handout asks you to find out with a
+// profiler.
 
 template <typename T>
 __global__ void scan_v2_kernel(const T *in, T *out, size_t n, int section, int exclusive) {
@@ -293,7 +293,7 @@ __global__ void scan_v4_kernel(const T *in, T *out, size_t n, int section, int e
 // warp totals by the first warp, and each thread then writes its elements'
 // prefixes. Global memory is still read and written in coalesced stripes;
 // shared memory (padded as in v4) turns the stripes into each thread's
-// consecutive elements and back. Four barriers per section instead of 21.
+// consecutive elements and back. Four barriers per section instead of v4's 22.
 
 // Inclusive scan of x across the 32 lanes of a warp.
 template <typename T>

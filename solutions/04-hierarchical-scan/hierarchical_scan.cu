@@ -1,5 +1,6 @@
-// Lab 04: scan of any length. From the seed's three kernels, which break past
-// 2048 x 2048 elements, to a single pass over the data at 95% of copy speed.
+// Lab 04: scan of any length. From the classic three kernels, which break
+// past 2048 x 2048 elements, to a single pass over the data at 95% of copy
+// speed.
 //
 // Handout: docs/labs/04-hierarchical-scan.md   Contract: tests/04-hierarchical-scan/hierarchical_scan.h
 // Build, run, grade (from the repository root):
@@ -190,10 +191,10 @@ template <typename T> static void scan_v0(const T *in, T *out, size_t n, scan_ki
 }
 
 // ---------------------------------------------------------------------------
-// v1, recursion. The seed's three kernels: scan the sections and record their
-// sums, scan the sums, add them back; except that "scan the sums" is this whole
-// procedure again, on an array 2048 times shorter. The seed scanned the sums
-// with its one-section kernel, each 2048 sums on their own: right only up to
+// v1, recursion. The classic three kernels: scan the sections and record
+// their sums, scan the sums, add them back; except that "scan the sums" is this
+// whole procedure again, on an array 2048 times shorter. Scanning the sums with
+// the one-section kernel, each 2048 sums on their own, is right only up to
 // 2048 x 2048 = 4,194,304 elements. Levels: 1 up to 2048 elements, 2 up to
 // 2^22, 3 up to 2^33. No CPU, no copies, and each level's launch is
 // asynchronous; but every element is read twice and written twice (scan,
@@ -282,7 +283,7 @@ template <typename T> static void scan_v2(const T *in, T *out, size_t n, scan_ki
 // PREFIX; then it publishes its own PREFIX. Publishing the aggregate first is
 // the "decoupling": no tile waits for the whole chain before it, only for its
 // predecessors to have read their tiles. 2n element transfers: a copy's worth.
-// Yet on the H100 it is slower than v2 (2.26 ms against 1.69 ms at 2^28):
+// Yet on the H100 it is slower than v2 (2.27 ms against 1.69 ms at 2^28):
 // it moves fewer bytes but cannot keep enough of them in flight. Two blocks of
 // 1024 threads fit an SM, each with one 8 KiB tile of 4-byte loads, and each
 // spends most of its life waiting (for the counter, for its loads, for its
@@ -307,8 +308,9 @@ enum tile_status : unsigned { STATUS_INVALID = 0, STATUS_AGGREGATE = 1, STATUS_P
 #define STATUS_OFFSET 16
 // Polls of one status word before a look-back gives up with a trap. A
 // predecessor publishes within microseconds; a word that stays INVALID for
-// 2^26 polls (many seconds) means the protocol is broken, and an error is
-// better than a hung GPU.
+// 2^26 polls, each a round trip to L2, means the protocol is broken, and an
+// error is better than a hung GPU. (Under class grading a launch may take
+// 10 s; on a GPU where 2^26 polls take longer, that limit stops it first.)
 #define MAX_SPINS (1u << 26)
 
 typedef unsigned long long status_word;
@@ -367,11 +369,16 @@ __device__ size_t take_tile(status_word *counter) {
 // Warp 0's look-back: the sum of every tile before `tile` (> 0).
 template <typename T> __device__ T look_back(status_word *status, size_t tile) {
   // TODO 3b: lane k reads (wait_for_status) the word of tile window - k, for a
-  // window starting at tile - 1; a lane past tile 0 takes a PREFIX of 0. With
-  // __ballot_sync find the nearest lane holding a PREFIX (__ffs); add the
-  // values of the lanes up to it with warp_sum() (the others add 0) into the
-  // running prefix. With no PREFIX in the window, all 32 were aggregates:
+  // window starting at tile - 1; a lane past tile 0 takes a PREFIX of 0. Keep
+  // window - k in a signed 64-bit integer (long long): as size_t, tile - 1 - k
+  // wraps around to a huge index instead of going negative. With
+  // __ballot_sync find the nearest lane holding a PREFIX: the lowest set bit,
+  // __ffs(ballot) - 1 (__ffs counts bits from 1, and gives 0 for no bit). Add
+  // the values of the lanes up to it with warp_sum() (the others add 0) into
+  // the running prefix. With no PREFIX in the window, all 32 were aggregates:
   // move the window 32 tiles back and go on. Every lane returns the prefix.
+  // All 32 lanes of the warp must call this function together: the ballot
+  // and the shuffles name the full mask.
   // BEGIN SOLUTION
   int lane = threadIdx.x % 32;
   T prefix = 0;
@@ -391,7 +398,9 @@ template <typename T> __device__ T look_back(status_word *status, size_t tile) {
 // the block's own aggregate; publishes this tile's status on the way.
 template <typename T> __device__ T tile_prefix(status_word *status, size_t tile, T aggregate) {
   // TODO 3c: in warp 0: unless tile is 0, thread 0 publishes STATUS_AGGREGATE
-  // with the aggregate, and the warp looks back for the prefix (0 for tile 0).
+  // with the aggregate, and the whole warp looks back for the prefix (0 for
+  // tile 0): all 32 lanes call look_back(), not thread 0 alone, whose
+  // full-mask ballot and shuffles would then be undefined behaviour.
   // Then thread 0 publishes STATUS_PREFIX with prefix + aggregate and puts the
   // prefix in a __shared__ variable that the block reads after a barrier.
   // BEGIN SOLUTION
@@ -468,11 +477,10 @@ template <typename T> static void scan_v3(const T *in, T *out, size_t n, scan_ki
 // and store them; each thread reads only the vectors it copied itself, so no
 // barrier is needed between copy and use. Stores are streaming (__stcs:
 // evict first; each element is written once).
-// Measured on the H100 at 2^28, in one process with CUB (0.868 ms): 0.847 ms,
-// 84% of the copy bandwidth, 1.02x CUB. Tiles held in registers (256 x 32,
-// four blocks per SM, 128 KiB): 0.887 ms. This code in blocks of 256 (six per
-// SM, tiles of 8192, the same 192 KiB): 0.869 ms; at equal bytes in flight,
-// fewer and larger tiles win.
+// Measured on the H100 at 2^28: 0.848 ms, 84% of the copy bandwidth, 1.02x
+// CUB (docs/results/04-hierarchical-scan.md). The tile shapes tried on the way
+// are in docs/results/04-hierarchical-scan-tuning.md: at equal bytes in
+// flight, fewer and larger tiles won.
 // A GPU of compute capability 7.5 (a T4) gives a block at most 64 KiB of
 // shared memory, the tile's 64 KiB plus the block scan's 1 KiB included, and
 // an SM 1024 threads: there the tiles are half as long (VECTORS = 4).
@@ -503,6 +511,11 @@ template <int VECTORS, typename T> __device__ void stage_tile(uint4 *tile, const
     if (i + 4 <= n) {
       // TODO 4a: a whole vector: __pipeline_memcpy_async(to, in + i, 16)
       // starts a 16-byte copy from global to shared memory and returns at once.
+      // Both addresses must be 16-byte aligned (so must out + i for TODO 4b's
+      // 16-byte store): they are, since i is a multiple of 4, the arrays start
+      // 256-byte aligned and the tile 16-byte aligned. (The skeleton's loop
+      // here, which writes zeros, is only a placeholder that keeps the
+      // skeleton running: replace it.)
       // BEGIN SOLUTION
       __pipeline_memcpy_async(to, in + i, 16);
       //> for (int e = 0; e < 4; ++e) to[e] = T(0);
@@ -552,11 +565,11 @@ template <typename T> __device__ void store_vector(T *out, size_t n, size_t i, c
 // block takes tile t, it asks L2 to fetch tile t + ahead (a prefetch is a
 // hint: no register, no shared memory and no thread waits for it). Blocks take
 // tiles in order, so the block that later takes that tile copies it from L2
-// (50 MB on the H100), and DRAM reads run ahead of the blocks instead of
+// (50 MiB on the H100), and DRAM reads run ahead of the blocks instead of
 // inside them. The distance must let the prefetch land before its tile is
 // taken, without evicting tiles fetched but not yet read: half the SM count
-// (66 tiles, 4 MiB on the H100) is the middle of a flat optimum (the handout
-// has the sweep). A prefetch cannot change a result, only the time: the
+// (66 tiles, 4 MiB on the H100) is the middle of a flat optimum
+// (docs/results/04-hierarchical-scan-tuning.md has the sweep). A prefetch cannot change a result, only the time: the
 // grader cannot see a wrong one, the perf table can.
 
 // Asks L2 for the tile of `elements` at `start`, if it lies wholly inside the

@@ -1,0 +1,121 @@
+# Checks the Doxygen site after a build (cmake -P, for the docs.site test):
+#   -DHTML=<html folder> -DSOURCE=<repository root>
+# - the main page is the README (its title is in index.html);
+# - every Markdown file of the site has its page, and so does every header of
+#   the harness API (common/include/pp);
+# - every relative link and image of every page points to a file of the site,
+#   and a link to page.html#id to an anchor that page has; no link is left
+#   pointing at a .md file (Doxygen turns links between the Markdown files
+#   into links between their pages); a link from a Markdown page to another
+#   file of the repository (a lab's source, the rubric) must name a file that
+#   exists there, relative to that Markdown file (it works on a forge or in a
+#   checkout, not from the bare HTML folder).
+foreach(var HTML SOURCE)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "check_site.cmake: -D${var}=... is required")
+  endif()
+endforeach()
+get_filename_component(HTML "${HTML}" ABSOLUTE)
+get_filename_component(SOURCE "${SOURCE}" ABSOLUTE)
+if(NOT EXISTS ${HTML}/index.html)
+  message(FATAL_ERROR "no ${HTML}/index.html: run doxygen first")
+endif()
+
+set(problems "")
+
+# The README's first line, "# Title", must be the main page's title.
+file(STRINGS ${SOURCE}/README.md readme_title LIMIT_COUNT 1)
+string(REGEX REPLACE "^# *" "" readme_title "${readme_title}")
+file(READ ${HTML}/index.html index)
+string(FIND "${index}" "${readme_title}" at)
+if(at EQUAL -1)
+  string(APPEND problems "index.html is not the README: its title \"${readme_title}\" is missing\n")
+endif()
+
+# Doxygen names the page of a/b-c.md md_a_b_c.html.
+# source_of_<html file>: the folder of the Markdown file it was made from.
+file(GLOB pages RELATIVE ${SOURCE} ${SOURCE}/CONTRIBUTING.md ${SOURCE}/docs/*.md
+     ${SOURCE}/docs/labs/*.md ${SOURCE}/docs/results/*.md)
+set(source_of_index.html ".")
+foreach(page IN LISTS pages)
+  string(REGEX REPLACE "\\.md$" "" name "${page}")
+  string(REGEX REPLACE "[/-]" "_" name "${name}")
+  if(NOT EXISTS ${HTML}/md_${name}.html)
+    string(APPEND problems "${page} has no page (md_${name}.html)\n")
+  endif()
+  get_filename_component(folder ${page} DIRECTORY)
+  if(folder STREQUAL "")
+    set(folder ".")
+  endif()
+  set(source_of_md_${name}.html ${folder})
+endforeach()
+
+# Every header of the harness API has its page: Doxygen names the page of
+# a_b.h a__b_8h.html.
+file(GLOB headers RELATIVE ${SOURCE}/common/include/pp ${SOURCE}/common/include/pp/*.h)
+foreach(header IN LISTS headers)
+  string(REPLACE "_" "__" name "${header}")
+  string(REPLACE "." "_8" name "${name}")
+  if(NOT EXISTS ${HTML}/${name}.html)
+    string(APPEND problems "common/include/pp/${header} has no page (${name}.html)\n")
+  endif()
+endforeach()
+
+# The anchors a page defines, cached per page.
+function(anchors_of file out)
+  if(NOT DEFINED anchors_${file})
+    file(READ ${HTML}/${file} text)
+    string(REGEX MATCHALL "(id|name)=\"[^\"]+\"" found "${text}")
+    list(TRANSFORM found REPLACE "^(id|name)=\"([^\"]+)\"$" "\\2")
+    set(anchors_${file} "${found}" PARENT_SCOPE)
+    set(${out} "${found}" PARENT_SCOPE)
+  else()
+    set(${out} "${anchors_${file}}" PARENT_SCOPE)
+  endif()
+endfunction()
+
+file(GLOB html_files RELATIVE ${HTML} ${HTML}/*.html)
+list(LENGTH html_files count)
+if(count LESS 2)
+  string(APPEND problems "no pages found in ${HTML}\n")
+endif()
+foreach(file IN LISTS html_files)
+  file(READ ${HTML}/${file} text)
+  string(REGEX MATCHALL "(href|src)=\"[^\"]*\"" links "${text}")
+  list(REMOVE_DUPLICATES links)
+  foreach(link IN LISTS links)
+    string(REGEX REPLACE "^(href|src)=\"([^\"]*)\"$" "\\2" target "${link}")
+    if(target MATCHES "^(https?:|mailto:|javascript:)" OR target STREQUAL "")
+      continue()
+    endif()
+    set(anchor "")
+    if(target MATCHES "#(.*)$")
+      set(anchor "${CMAKE_MATCH_1}")
+    endif()
+    string(REGEX REPLACE "#.*$" "" path "${target}")
+    if(path STREQUAL "")
+      set(path ${file})
+    endif()
+    if(path MATCHES "\\.md$")
+      string(APPEND problems "${file}: link to ${target}: a Markdown file, not its page\n")
+    elseif(NOT EXISTS ${HTML}/${path})
+      if(NOT DEFINED source_of_${file})
+        string(APPEND problems "${file}: link to ${target}: no such file in the site\n")
+      elseif(NOT EXISTS ${SOURCE}/${source_of_${file}}/${path})
+        string(APPEND problems
+               "${file}: link to ${target}: neither in the site nor in the repository\n")
+      endif()
+    elseif(NOT anchor STREQUAL "" AND path MATCHES "\\.html$")
+      anchors_of(${path} ids)
+      list(FIND ids "${anchor}" found)
+      if(found EQUAL -1)
+        string(APPEND problems "${file}: link to ${target}: ${path} has no anchor ${anchor}\n")
+      endif()
+    endif()
+  endforeach()
+endforeach()
+
+if(problems)
+  message(FATAL_ERROR "the site has problems:\n${problems}")
+endif()
+message(STATUS "site OK: ${count} pages, the README as the main page, every link resolves")
