@@ -43,15 +43,18 @@ set(PP_GPU_TEST_TIMEOUT 900 CACHE STRING "Seconds before a GPU test is stopped")
 #               limit): the smaller configuration of SMALL_SMEM variants, graded on
 #               every GPU rather than only where it is needed              (per variant)
 #   memcheck    the quick sweep under compute-sanitizer memcheck, with buffers that end
-#               where their allocations end (--no-guards): a read one element past the
-#               end is an error even when its value reaches no output
+#               where their allocations end (--no-guards), and 64 KiB of memcheck's
+#               padding after each (--padding: a read past the end that lands in the next
+#               allocation is seen too): a read past the end is an error even when its
+#               value reaches no output
 #   racecheck   the quick sweep under compute-sanitizer racecheck
 #   synccheck   the quick sweep under compute-sanitizer synccheck
 #   large       every variant at LARGE_SIZE (skipped where it does not fit)
 # Sets in the caller's scope PP_CHECKS, the names in order, and for each check
 # C: PP_CHECK_<C>_ARGS, the runner's arguments; PP_CHECK_<C>_TOOL,
-# compute-sanitizer's tool or empty; PP_CHECK_<C>_VARIANTS, the variants of a
-# check made per variant (empty: one run over every variant).
+# compute-sanitizer's tool or empty, and PP_CHECK_<C>_TOOL_ARGS, its options;
+# PP_CHECK_<C>_VARIANTS, the variants of a check made per variant (empty: one
+# run over every variant).
 function(pp_gauntlet)
   cmake_parse_arguments(PARSE_ARGV 0 ARG "" "LARGE_SIZE" "VARIANTS;SMALL_SMEM")
   set(checks grade)
@@ -68,6 +71,7 @@ function(pp_gauntlet)
     set(PP_CHECK_${tool}_ARGS --grade --quick PARENT_SCOPE)
   endforeach()
   set(PP_CHECK_memcheck_ARGS --grade --quick --no-guards PARENT_SCOPE)
+  set(PP_CHECK_memcheck_TOOL_ARGS --padding 65536 PARENT_SCOPE)
   if(ARG_LARGE_SIZE)
     list(APPEND checks large)
     set(PP_CHECK_large_ARGS --grade --size ${ARG_LARGE_SIZE} --or-skip PARENT_SCOPE)
@@ -89,6 +93,16 @@ function(pp_check_test_name out lab check variant)
     set(name ${lab}.${check})
   endif()
   set(${out} ${name} PARENT_SCOPE)
+endfunction()
+
+# pp-gauntlet's description of check <check>'s sanitizer: --tool TOOL
+# [--tool-arg OPTION]...
+function(pp_check_tool out check)
+  set(options --tool ${PP_CHECK_${check}_TOOL})
+  foreach(option IN LISTS PP_CHECK_${check}_TOOL_ARGS)
+    list(APPEND options --tool-arg ${option})
+  endforeach()
+  set(${out} ${options} PARENT_SCOPE)
 endfunction()
 
 # pp-gauntlet's --sanitizer option, or nothing where compute-sanitizer was not
@@ -163,10 +177,10 @@ function(pp_add_submission_lab lab grader source perf_size)
         # pp-gauntlet first makes sure that compute-sanitizer runs here (a
         # failure there is the machine's, not the student's), then hands over
         # to the checker.
+        pp_check_tool(tool ${check})
         pp_submission_test(${lab} ${name} ${PP_GPU_TEST_TIMEOUT}
           $<TARGET_FILE:pp-gauntlet> ${PP_SANITIZER_OPTION} --checker ${checker} -- ${runner}
-          --check ${check} --tool ${PP_CHECK_${check}_TOOL} ${seed} ${args}
-          --verdict ${results}/${name}.verdict)
+          --check ${check} ${tool} ${seed} ${args} --verdict ${results}/${name}.verdict)
       else()
         pp_submission_test(${lab} ${name} ${PP_GPU_TEST_TIMEOUT}
           ${checker} ${seed} ${args} --verdict ${results}/${name}.verdict -- ${runner})
@@ -215,8 +229,9 @@ function(pp_add_lab lab)
       endforeach()
     elseif(PP_CHECK_${check}_TOOL)
       pp_check_test_name(name ${lab} ${check} "")
+      pp_check_tool(tool ${check})
       pp_gpu_test(${name} pp-gauntlet ${PP_SANITIZER_OPTION} -- $<TARGET_FILE:${lab}>
-                  --check ${check} --tool ${PP_CHECK_${check}_TOOL} ${args})
+                  --check ${check} ${tool} ${args})
       set_tests_properties(${name} PROPERTIES LABELS "${lab};gpu;sanitizer")
     else()
       pp_check_test_name(name ${lab} ${check} "")
@@ -260,7 +275,8 @@ function(pp_add_lab lab)
   foreach(check IN LISTS PP_CHECKS)
     list(APPEND gauntlet --check ${check})
     if(PP_CHECK_${check}_TOOL)
-      list(APPEND gauntlet --tool ${PP_CHECK_${check}_TOOL})
+      pp_check_tool(tool ${check})
+      list(APPEND gauntlet ${tool})
     endif()
     list(APPEND gauntlet ${PP_CHECK_${check}_ARGS})
     if(PP_CHECK_${check}_VARIANTS AND NOT PP_CHECK_${check}_VARIANTS STREQUAL ARG_VARIANTS)

@@ -2,10 +2,10 @@
  * file must pass, in order, and says which check rejects it.
  *
  *   pp-gauntlet [--mutant] [--sanitizer PATH] [--checker PROGRAM] -- RUNNER CHECK...
- *   CHECK:  --check NAME [--tool TOOL] ARGUMENT...
+ *   CHECK:  --check NAME [--tool TOOL [--tool-arg ARG]...] ARGUMENT...
  *
  * A check runs RUNNER ARGUMENT...; one with --tool runs it under
- * compute-sanitizer: PATH --tool TOOL --error-exitcode 3 RUNNER ARGUMENT....
+ * compute-sanitizer: PATH --tool TOOL --error-exitcode 3 ARG... RUNNER ARGUMENT....
  * With --checker (one check: a graded submission) it runs PROGRAM ARGUMENT...
  * -- [the sanitizer] RUNNER instead: the checker judges, RUNNER only runs the
  * variants (common/include/pp/remote.h). cmake/Labs.cmake (pp_gauntlet) lists
@@ -16,9 +16,10 @@
  * does not fit this GPU); anything else, a signal included, is no verdict.
  * Before the first check that needs it, compute-sanitizer must run
  * PROGRAM --probe, or RUNNER --probe, cleanly (no code under test runs
- * there); and a run under it counts only if it printed its ERROR SUMMARY,
- * which it does once it has finished. So "the sanitizer found an error" (3)
- * and "the sanitizer could not run" (no verdict) never mix.
+ * there); and a run under it counts only if it printed its summary line
+ * ("========= ERROR SUMMARY: ...", racecheck's "========= RACECHECK SUMMARY:
+ * ..."), which it does once it has finished. So "the sanitizer found an
+ * error" (3) and "the sanitizer could not run" (no verdict) never mix.
  *
  * Exit codes, for a lab or a graded test (without --mutant): 0 every check
  * passed or skipped; 1 a check rejected the file; 2 a check gave no verdict
@@ -51,11 +52,17 @@ enum { PASS = 0, FAIL = 1, USAGE = 2, SANITIZER_ERRORS = 3, SKIP = 77 };
 typedef enum outcome { PASSED, REJECTED, SKIPPED, NOT_RUN, NO_VERDICT } outcome;
 
 #define MAX_CHECKS 32
-#define SANITIZER_SUMMARY "ERROR SUMMARY:"
+#define MAX_TOOL_ARGS 8
+/* compute-sanitizer's last line: "========= ERROR SUMMARY: 0 errors", or
+ * racecheck's "========= RACECHECK SUMMARY: 0 hazards displayed (...)". */
+#define SANITIZER_PREFIX "========= "
+#define SANITIZER_SUMMARY "SUMMARY:"
 
 typedef struct check {
   const char *name;
   const char *tool; /* compute-sanitizer's tool, or NULL */
+  char *tool_args[MAX_TOOL_ARGS]; /* compute-sanitizer's options for it */
+  int tool_arg_count;
   char **args;      /* the runner's (or the checker's) arguments */
   int arg_count;
 } check;
@@ -82,7 +89,7 @@ static void forward_signal(int sig) {
 static int usage(const char *program) {
   fprintf(stderr,
           "usage: %s [--mutant] [--sanitizer PATH] [--checker PROGRAM] -- RUNNER CHECK...\n"
-          "  CHECK: --check NAME [--tool TOOL] ARGUMENT...\n",
+          "  CHECK: --check NAME [--tool TOOL [--tool-arg ARG]...] ARGUMENT...\n",
           program);
   return USAGE;
 }
@@ -93,43 +100,45 @@ static double now_s(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* The command of a check, NULL-terminated; with probe, the probe of the program. */
-static char **command_of(const gauntlet *g, const check *c, int probe) {
-  char **argv = calloc((size_t)c->arg_count + 16, sizeof *argv);
+/* Appends compute-sanitizer's part of a command for check c, if it has a tool:
+ * PATH --tool TOOL --error-exitcode 3 OPTION.... Returns the new length. */
+static int add_sanitizer(char **argv, int n, const gauntlet *g, const check *c) {
+  if (!c->tool) return n;
+  argv[n++] = (char *)g->sanitizer;
+  argv[n++] = "--tool";
+  argv[n++] = (char *)c->tool;
+  argv[n++] = "--error-exitcode";
+  argv[n++] = "3";
+  for (int i = 0; i < c->tool_arg_count; ++i) argv[n++] = c->tool_args[i];
+  return n;
+}
+
+/* [sanitizer] PROGRAM --probe, PROGRAM being the checker if there is one: the
+ * student's code never runs in a probe. NULL-terminated. */
+static char **probe_command(const gauntlet *g, const check *c) {
+  char **argv = calloc(MAX_TOOL_ARGS + 16, sizeof *argv);
+  int n = add_sanitizer(argv, 0, g, c);
+  argv[n++] = (char *)(g->checker ? g->checker : g->runner);
+  argv[n++] = "--probe";
+  return argv;
+}
+
+/* [sanitizer] RUNNER ARGUMENT...; with a checker, CHECKER ARGUMENT... --
+ * [sanitizer] RUNNER. NULL-terminated. */
+static char **check_command(const gauntlet *g, const check *c) {
+  char **argv = calloc((size_t)c->arg_count + MAX_TOOL_ARGS + 16, sizeof *argv);
   int n = 0;
-  const char *program = g->checker ? g->checker : g->runner;
-  if (c->tool) {
-    if (g->checker && !probe) {
-      argv[n++] = (char *)g->checker;
-      for (int i = 0; i < c->arg_count; ++i) argv[n++] = c->args[i];
-      argv[n++] = "--";
-    }
-    argv[n++] = (char *)g->sanitizer;
-    argv[n++] = "--tool";
-    argv[n++] = (char *)c->tool;
-    argv[n++] = "--error-exitcode";
-    argv[n++] = "3";
-    if (probe) {
-      argv[n++] = (char *)program;
-      argv[n++] = "--probe";
-      return argv;
-    }
-    argv[n++] = (char *)g->runner;
-    if (g->checker) return argv;
-    for (int i = 0; i < c->arg_count; ++i) argv[n++] = c->args[i];
-    return argv;
-  }
-  if (probe) {
-    argv[n++] = (char *)program;
-    argv[n++] = "--probe";
-    return argv;
-  }
-  argv[n++] = (char *)program;
-  for (int i = 0; i < c->arg_count; ++i) argv[n++] = c->args[i];
   if (g->checker) {
+    argv[n++] = (char *)g->checker;
+    for (int i = 0; i < c->arg_count; ++i) argv[n++] = c->args[i];
     argv[n++] = "--";
+    n = add_sanitizer(argv, n, g, c);
     argv[n++] = (char *)g->runner;
+    return argv;
   }
+  n = add_sanitizer(argv, n, g, c);
+  argv[n++] = (char *)g->runner;
+  for (int i = 0; i < c->arg_count; ++i) argv[n++] = c->args[i];
   return argv;
 }
 
@@ -140,8 +149,13 @@ static void print_command(const char *label, char **argv) {
   fflush(stdout);
 }
 
-/* Runs argv, copying its output to ours; *summary tells whether a line held
- * compute-sanitizer's ERROR SUMMARY. Returns the wait status, or -1 if it
+/* Whether a line of output is compute-sanitizer's summary. */
+static int is_summary(const char *line) {
+  return !strncmp(line, SANITIZER_PREFIX, strlen(SANITIZER_PREFIX)) && strstr(line, SANITIZER_SUMMARY);
+}
+
+/* Runs argv, copying its output to ours; *summary tells whether a line was
+ * compute-sanitizer's summary. Returns the wait status, or -1 if it
  * could not be started. */
 static int run(char **argv, int *summary) {
   int pipe_fd[2];
@@ -178,14 +192,14 @@ static int run(char **argv, int *summary) {
     for (ssize_t i = 0; i < got; ++i) {
       if (buffer[i] == '\n' || line_length == sizeof line - 1) {
         line[line_length] = '\0';
-        if (strstr(line, SANITIZER_SUMMARY)) *summary = 1;
+        if (is_summary(line)) *summary = 1;
         line_length = 0;
       }
       if (buffer[i] != '\n') line[line_length++] = buffer[i];
     }
   }
   line[line_length] = '\0';
-  if (strstr(line, SANITIZER_SUMMARY)) *summary = 1;
+  if (is_summary(line)) *summary = 1;
   fflush(stdout);
   close(pipe_fd[0]);
   int status = 0;
@@ -210,8 +224,8 @@ static void describe(int status, char *why, size_t len) {
 
 /* Runs PROGRAM --probe (no sanitizer): PASSED with a device, SKIPPED without. */
 static outcome probe_device(const gauntlet *g, char *why, size_t len) {
-  check plain = {"probe", NULL, NULL, 0};
-  char **argv = command_of(g, &plain, 1);
+  check plain = {.name = "probe"};
+  char **argv = probe_command(g, &plain);
   int summary;
   int status = run(argv, &summary);
   free(argv);
@@ -224,7 +238,7 @@ static outcome probe_device(const gauntlet *g, char *why, size_t len) {
 /* Whether compute-sanitizer runs here with this check's tool: PROGRAM --probe
  * under it must exit 0 and print its summary. */
 static outcome preflight(const gauntlet *g, const check *c, char *why, size_t len) {
-  char **argv = command_of(g, c, 1);
+  char **argv = probe_command(g, c);
   print_command("can compute-sanitizer run here", argv);
   int summary;
   int status = run(argv, &summary);
@@ -233,7 +247,7 @@ static outcome preflight(const gauntlet *g, const check *c, char *why, size_t le
   if (clean && summary) return PASSED;
   char end[128];
   if (clean)
-    snprintf(end, sizeof end, "printed no %s", SANITIZER_SUMMARY);
+    snprintf(end, sizeof end, "printed no summary");
   else
     describe(status, end, sizeof end);
   snprintf(why, len, "compute-sanitizer could not run here: its probe %s", end);
@@ -253,7 +267,7 @@ static outcome run_check(gauntlet *g, int index, char *why, size_t len) {
     for (int i = index; i < g->count; ++i)
       if (g->checks[i].tool && !strcmp(g->checks[i].tool, c->tool)) g->sanitizer_ready[i] = 1;
   }
-  char **argv = command_of(g, c, 0);
+  char **argv = check_command(g, c);
   print_command(c->name, argv);
   if (g->checker) {
     /* A graded test: the checker's verdict is the test's; grading/grade's time
@@ -269,7 +283,7 @@ static outcome run_check(gauntlet *g, int index, char *why, size_t len) {
   free(argv);
   int code = status >= 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   if (c->tool && (code == PASS || code == FAIL || code == SANITIZER_ERRORS) && !summary) {
-    snprintf(why, len, "compute-sanitizer did not finish (exit %d and no %s)", code, SANITIZER_SUMMARY);
+    snprintf(why, len, "compute-sanitizer did not finish (exit %d and no summary)", code);
     return NO_VERDICT;
   }
   switch (code) {
@@ -316,6 +330,13 @@ static int parse(int argc, char **argv, gauntlet *g) {
     if (i + 1 < argc && !strcmp(argv[i], "--tool")) {
       c->tool = argv[i + 1];
       i += 2;
+      for (; i + 1 < argc && !strcmp(argv[i], "--tool-arg"); i += 2) {
+        if (c->tool_arg_count == MAX_TOOL_ARGS) {
+          fprintf(stderr, "pp-gauntlet: more than %d --tool-arg\n", MAX_TOOL_ARGS);
+          return usage(argv[0]);
+        }
+        c->tool_args[c->tool_arg_count++] = argv[i + 1];
+      }
     }
     c->args = argv + i;
     while (i < argc && strcmp(argv[i], "--check")) ++i;
