@@ -1,22 +1,27 @@
 # pp_add_lab(): one call per lab, from tests/<lab>/CMakeLists.txt.
 #
 #   pp_add_lab(<lab> SOURCE <file.cu> GRADER <sources...> [LIBRARIES <libs...>]
-#              VARIANTS <names...> GIVEN <names...>
+#              VARIANTS <names...> GIVEN <names...> [SMALL_SMEM <names...>]
 #              PERF_SIZE <size> MIN_SPEEDUP <ratio> [LARGE_SIZE <size>])
 #
 # Builds bin/<lab> from labs/<lab>/<file.cu> (PP_GRADE=labs) or from
 # solutions/<lab>/<file.cu> (solutions, all) linked with the lab's grader, and
-# registers its tests:
+# registers its tests, one per check of the gauntlet (pp_gauntlet below):
 #   <lab>.<variant>               the grader's sweep of sizes and seeds, per variant
-#   <lab>.perf                    one timed run; the last variant must beat the first
-#                                 by MIN_SPEEDUP (a generous ratio, never a time)
+#   <lab>.small-smem.<variant>    (SMALL_SMEM variants: those whose launcher picks a
+#                                 smaller configuration where shared memory is short)
+#                                 the sweep with 64 KiB of shared memory per block
 #   <lab>.sanitizer.<tool>        the quick sweep under compute-sanitizer
 #   <lab>.large                   every variant at LARGE_SIZE, once (skipped where it does
 #                                 not fit): a size too costly to repeat in every test
+# and <lab>.perf: one timed run; the last variant must beat the first by
+# MIN_SPEEDUP (a generous ratio, never a time).
 # With PP_GRADE=all, also:
 #   <lab>.skeleton.<variant>      the skeleton: GIVEN variants pass, the rest fail cleanly
 #   <lab>.skeleton-drift          labs/ is what pp-skeleton makes of solutions/
-#   <lab>.mutant.<name>           each tests/mutants/<lab>/<name>.patch is rejected
+#   <lab>.symbols                 the solution and the skeleton pass grading's symbol check
+#   <lab>.mutant.<name>           each tests/mutants/<lab>/<name>.patch is rejected by a
+#                                 check of the gauntlet, and the test says which
 #
 # With PP_GRADE=submission (grading/grade), instead: the student's file from
 # PP_SUBMISSION/<lab>/ becomes bin/<lab>, the checker bin/<lab>-checker judges
@@ -26,6 +31,87 @@
 # GPU tests exit 77 without a CUDA device, which CTest reports as skipped.
 
 set(PP_GPU_TEST_TIMEOUT 900 CACHE STRING "Seconds before a GPU test is stopped")
+
+# The gauntlet: the checks a lab's file must pass, in the order pp-gauntlet
+# (tools/gauntlet.c) runs them for a mutant, the broadest and cheapest first.
+# A lab's tests, its mutant tests and a graded submission all take their
+# checks from here, so that a planted bug counts as rejected only by a check
+# that a student's ctest and grading/grade run too.
+#   grade       the grader's sweep of sizes, seeds and datasets            (per variant)
+#   small-smem  the same sweep with launchers told that a block gets at most 64 KiB of
+#               shared memory (--max-shared-kib 64, a compute capability 7.5 GPU's
+#               limit): the smaller configuration of SMALL_SMEM variants, graded on
+#               every GPU rather than only where it is needed              (per variant)
+#   memcheck    the quick sweep under compute-sanitizer memcheck, with buffers that end
+#               where their allocations end (--no-guards), and 64 KiB of memcheck's
+#               padding after each (--padding: a read past the end that lands in the next
+#               allocation is seen too): a read past the end is an error even when its
+#               value reaches no output
+#   racecheck   the quick sweep under compute-sanitizer racecheck
+#   synccheck   the quick sweep under compute-sanitizer synccheck
+#   large       every variant at LARGE_SIZE (skipped where it does not fit)
+# Sets in the caller's scope PP_CHECKS, the names in order, and for each check
+# C: PP_CHECK_<C>_ARGS, the runner's arguments; PP_CHECK_<C>_TOOL,
+# compute-sanitizer's tool or empty, and PP_CHECK_<C>_TOOL_ARGS, its options;
+# PP_CHECK_<C>_VARIANTS, the variants of a check made per variant (empty: one
+# run over every variant).
+function(pp_gauntlet)
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "LARGE_SIZE" "VARIANTS;SMALL_SMEM")
+  set(checks grade)
+  set(PP_CHECK_grade_ARGS --grade PARENT_SCOPE)
+  set(PP_CHECK_grade_VARIANTS ${ARG_VARIANTS} PARENT_SCOPE)
+  if(ARG_SMALL_SMEM)
+    list(APPEND checks small-smem)
+    set(PP_CHECK_small-smem_ARGS --grade --max-shared-kib 64 PARENT_SCOPE)
+    set(PP_CHECK_small-smem_VARIANTS ${ARG_SMALL_SMEM} PARENT_SCOPE)
+  endif()
+  foreach(tool memcheck racecheck synccheck)
+    list(APPEND checks ${tool})
+    set(PP_CHECK_${tool}_TOOL ${tool} PARENT_SCOPE)
+    set(PP_CHECK_${tool}_ARGS --grade --quick PARENT_SCOPE)
+  endforeach()
+  set(PP_CHECK_memcheck_ARGS --grade --quick --no-guards PARENT_SCOPE)
+  set(PP_CHECK_memcheck_TOOL_ARGS --padding 65536 PARENT_SCOPE)
+  if(ARG_LARGE_SIZE)
+    list(APPEND checks large)
+    set(PP_CHECK_large_ARGS --grade --size ${ARG_LARGE_SIZE} --or-skip PARENT_SCOPE)
+  endif()
+  set(PP_CHECKS ${checks} PARENT_SCOPE)
+endfunction()
+
+# The test name of check <check> (of variant <variant>, for a check made per
+# variant) in lab <lab>: <lab>.<variant> for grade, <lab>.sanitizer.<tool>,
+# otherwise <lab>.<check>[.<variant>].
+function(pp_check_test_name out lab check variant)
+  if(check STREQUAL "grade")
+    set(name ${lab}.${variant})
+  elseif(PP_CHECK_${check}_TOOL)
+    set(name ${lab}.sanitizer.${check})
+  elseif(variant)
+    set(name ${lab}.${check}.${variant})
+  else()
+    set(name ${lab}.${check})
+  endif()
+  set(${out} ${name} PARENT_SCOPE)
+endfunction()
+
+# pp-gauntlet's description of check <check>'s sanitizer: --tool TOOL
+# [--tool-arg OPTION]...
+function(pp_check_tool out check)
+  set(options --tool ${PP_CHECK_${check}_TOOL})
+  foreach(option IN LISTS PP_CHECK_${check}_TOOL_ARGS)
+    list(APPEND options --tool-arg ${option})
+  endforeach()
+  set(${out} ${options} PARENT_SCOPE)
+endfunction()
+
+# pp-gauntlet's --sanitizer option, or nothing where compute-sanitizer was not
+# found (its checks then report a skip, never a pass).
+if(PP_COMPUTE_SANITIZER)
+  set(PP_SANITIZER_OPTION --sanitizer ${PP_COMPUTE_SANITIZER})
+else()
+  set(PP_SANITIZER_OPTION "")
+endif()
 
 function(pp_gpu_test name)
   add_test(NAME ${name} COMMAND ${ARGN})
@@ -50,8 +136,10 @@ function(pp_submission_test lab name timeout)
 endfunction()
 
 # PP_GRADE=submission: the student's runner, the instructor's checker, and the
-# tests grading/grade runs. The checker is linked with the solution only to
-# resolve the variant table; it launches nothing from it.
+# tests grading/grade runs: the gauntlet's checks (PP_CHECKS, set by the
+# caller), each judged by the checker, plus the symbol check and perf. The
+# checker is linked with the solution only to resolve the variant table; it
+# launches nothing from it.
 function(pp_add_submission_lab lab grader source perf_size)
   set(submitted ${PP_SUBMISSION}/${lab}/${source})
   if(NOT EXISTS ${submitted})
@@ -65,44 +153,62 @@ function(pp_add_submission_lab lab grader source perf_size)
   target_link_libraries(${lab} PRIVATE ${lab}-student ${grader})
   pp_lab_runner(${lab}-checker ${PROJECT_SOURCE_DIR}/solutions/${lab}/${source} ${grader})
   add_custom_target(${lab}-grading)
-  add_dependencies(${lab}-grading ${lab} ${lab}-checker pp-symcheck pp-expect pp-score)
+  add_dependencies(${lab}-grading ${lab} ${lab}-checker pp-symcheck pp-expect pp-score pp-gauntlet)
 
   set(results ${PP_RESULTS})
-  set(checker $<TARGET_FILE:${lab}-checker> --seed ${PP_GRADE_SEED})
+  set(checker $<TARGET_FILE:${lab}-checker>)
+  set(seed --seed ${PP_GRADE_SEED})
   set(runner $<TARGET_FILE:${lab}>)
   pp_submission_test(${lab} ${lab}.symbols 120
     $<TARGET_FILE:pp-symcheck> --allow ${PROJECT_SOURCE_DIR}/grading/allowed-symbols.txt
     --verdict ${results}/${lab}.symbols.verdict $<TARGET_OBJECTS:${lab}-student>)
-  foreach(variant IN LISTS ARGN)
-    pp_submission_test(${lab} ${lab}.${variant} ${PP_GPU_TEST_TIMEOUT}
-      ${checker} --grade --variant ${variant} --verdict ${results}/${lab}.${variant}.verdict -- ${runner})
-  endforeach()
-  pp_submission_test(${lab} ${lab}.perf ${PP_GPU_TEST_TIMEOUT}
-    ${checker} --size ${perf_size} --verdict ${results}/${lab}.perf.verdict
-    --json ${results}/${lab}.perf.json -- ${runner})
-  set_tests_properties(${lab}.perf PROPERTIES RUN_SERIAL ON) # timed: alone, as <lab>.perf below
-  foreach(tool racecheck synccheck memcheck)
-    if(PP_COMPUTE_SANITIZER)
-      pp_submission_test(${lab} ${lab}.sanitizer.${tool} ${PP_GPU_TEST_TIMEOUT}
-        ${checker} --grade --quick --verdict ${results}/${lab}.sanitizer.${tool}.verdict
-        -- ${PP_COMPUTE_SANITIZER} --tool ${tool} --error-exitcode 3 ${runner})
+  foreach(check IN LISTS PP_CHECKS)
+    set(args ${PP_CHECK_${check}_ARGS})
+    if(PP_CHECK_${check}_VARIANTS)
+      foreach(variant IN LISTS PP_CHECK_${check}_VARIANTS)
+        pp_check_test_name(name ${lab} ${check} ${variant})
+        pp_submission_test(${lab} ${name} ${PP_GPU_TEST_TIMEOUT}
+          ${checker} ${seed} ${args} --variant ${variant} --verdict ${results}/${name}.verdict
+          -- ${runner})
+      endforeach()
     else()
-      pp_submission_test(${lab} ${lab}.sanitizer.${tool} 60
-        $<TARGET_FILE:pp-expect> --skip "compute-sanitizer not found")
+      pp_check_test_name(name ${lab} ${check} "")
+      if(PP_CHECK_${check}_TOOL)
+        # pp-gauntlet first makes sure that compute-sanitizer runs here (a
+        # failure there is the machine's, not the student's), then hands over
+        # to the checker.
+        pp_check_tool(tool ${check})
+        pp_submission_test(${lab} ${name} ${PP_GPU_TEST_TIMEOUT}
+          $<TARGET_FILE:pp-gauntlet> ${PP_SANITIZER_OPTION} --checker ${checker} -- ${runner}
+          --check ${check} ${tool} ${seed} ${args} --verdict ${results}/${name}.verdict)
+      else()
+        pp_submission_test(${lab} ${name} ${PP_GPU_TEST_TIMEOUT}
+          ${checker} ${seed} ${args} --verdict ${results}/${name}.verdict -- ${runner})
+      endif()
     endif()
   endforeach()
+  pp_submission_test(${lab} ${lab}.perf ${PP_GPU_TEST_TIMEOUT}
+    ${checker} ${seed} --size ${perf_size} --verdict ${results}/${lab}.perf.verdict
+    --json ${results}/${lab}.perf.json -- ${runner})
+  set_tests_properties(${lab}.perf PROPERTIES RUN_SERIAL ON) # timed: alone, as <lab>.perf below
 endfunction()
 
 function(pp_add_lab lab)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "SOURCE;PERF_SIZE;MIN_SPEEDUP;LARGE_SIZE"
-                        "GRADER;LIBRARIES;VARIANTS;GIVEN")
+                        "GRADER;LIBRARIES;VARIANTS;GIVEN;SMALL_SMEM")
+  foreach(variant IN LISTS ARG_SMALL_SMEM)
+    if(NOT variant IN_LIST ARG_VARIANTS)
+      message(FATAL_ERROR "${lab}: SMALL_SMEM names ${variant}, which is not among its VARIANTS")
+    endif()
+  endforeach()
   set(grader ${lab}-grader)
   add_library(${grader} OBJECT ${ARG_GRADER})
   target_include_directories(${grader} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
   target_link_libraries(${grader} PUBLIC pp ${ARG_LIBRARIES})
+  pp_gauntlet(VARIANTS ${ARG_VARIANTS} SMALL_SMEM ${ARG_SMALL_SMEM} LARGE_SIZE ${ARG_LARGE_SIZE})
 
   if(PP_GRADE STREQUAL "submission")
-    pp_add_submission_lab(${lab} ${grader} ${ARG_SOURCE} ${ARG_PERF_SIZE} ${ARG_VARIANTS})
+    pp_add_submission_lab(${lab} ${grader} ${ARG_SOURCE} ${ARG_PERF_SIZE})
     return()
   endif()
 
@@ -114,11 +220,27 @@ function(pp_add_lab lab)
     pp_lab_runner(${lab} ${solution} ${grader})
   endif()
 
-  foreach(variant IN LISTS ARG_VARIANTS)
-    pp_gpu_test(${lab}.${variant} ${lab} --grade --variant ${variant})
-    set_tests_properties(${lab}.${variant} PROPERTIES LABELS "${lab};gpu;grade")
-    if(variant IN_LIST ARG_GIVEN) # the `grade` target tells these from the student's TODOs
-      set_property(TEST ${lab}.${variant} APPEND PROPERTY LABELS given)
+  foreach(check IN LISTS PP_CHECKS)
+    set(args ${PP_CHECK_${check}_ARGS})
+    if(PP_CHECK_${check}_VARIANTS)
+      foreach(variant IN LISTS PP_CHECK_${check}_VARIANTS)
+        pp_check_test_name(name ${lab} ${check} ${variant})
+        pp_gpu_test(${name} ${lab} ${args} --variant ${variant})
+        set_tests_properties(${name} PROPERTIES LABELS "${lab};gpu;grade")
+        if(variant IN_LIST ARG_GIVEN) # the `grade` target tells these from the student's TODOs
+          set_property(TEST ${name} APPEND PROPERTY LABELS given)
+        endif()
+      endforeach()
+    elseif(PP_CHECK_${check}_TOOL)
+      pp_check_test_name(name ${lab} ${check} "")
+      pp_check_tool(tool ${check})
+      pp_gpu_test(${name} pp-gauntlet ${PP_SANITIZER_OPTION} -- $<TARGET_FILE:${lab}>
+                  --check ${check} ${tool} ${args})
+      set_tests_properties(${name} PROPERTIES LABELS "${lab};gpu;sanitizer")
+    else()
+      pp_check_test_name(name ${lab} ${check} "")
+      pp_gpu_test(${name} ${lab} ${args})
+      set_tests_properties(${name} PROPERTIES LABELS "${lab};gpu;grade" COST 1000)
     endif()
   endforeach()
 
@@ -126,22 +248,6 @@ function(pp_add_lab lab)
   pp_gpu_test(${lab}.perf ${lab} --size ${ARG_PERF_SIZE} --min-speedup ${ARG_MIN_SPEEDUP}
               --json ${PROJECT_BINARY_DIR}/results/${lab}-perf.json)
   set_tests_properties(${lab}.perf PROPERTIES LABELS "${lab};gpu;perf" RUN_SERIAL ON)
-
-  if(ARG_LARGE_SIZE)
-    pp_gpu_test(${lab}.large ${lab} --grade --size ${ARG_LARGE_SIZE} --or-skip)
-    set_tests_properties(${lab}.large PROPERTIES LABELS "${lab};gpu;grade" COST 1000)
-  endif()
-
-  foreach(tool racecheck synccheck memcheck)
-    if(PP_COMPUTE_SANITIZER)
-      pp_gpu_test(${lab}.sanitizer.${tool} sh -c
-        "\"$0\" --probe && exec \"${PP_COMPUTE_SANITIZER}\" --tool ${tool} --error-exitcode 1 \"$0\" --grade --quick"
-        $<TARGET_FILE:${lab}>)
-    else()
-      pp_gpu_test(${lab}.sanitizer.${tool} pp-expect --skip "compute-sanitizer not found")
-    endif()
-    set_tests_properties(${lab}.sanitizer.${tool} PROPERTIES LABELS "${lab};gpu;sanitizer")
-  endforeach()
 
   if(NOT PP_GRADE STREQUAL "all")
     return()
@@ -159,12 +265,32 @@ function(pp_add_lab lab)
     set_tests_properties(${lab}.skeleton.${variant} PROPERTIES LABELS "${lab};gpu;skeleton")
   endforeach()
 
+  # What grading/grade refuses, the course's own files must not use.
+  add_test(NAME ${lab}.symbols COMMAND pp-symcheck --allow ${PROJECT_SOURCE_DIR}/grading/allowed-symbols.txt
+           $<TARGET_OBJECTS:${lab}> $<TARGET_OBJECTS:${lab}-skeleton>)
+  set_tests_properties(${lab}.symbols PROPERTIES LABELS "${lab};host")
   add_test(NAME ${lab}.skeleton-drift COMMAND pp-skeleton ${solution} --check ${skeleton})
   set_tests_properties(${lab}.skeleton-drift PROPERTIES LABELS "${lab};host")
   add_custom_target(${lab}-write-skeleton COMMAND pp-skeleton ${solution} --write ${skeleton}
                     COMMENT "Writing ${skeleton} from the solution")
   add_dependencies(skeletons ${lab}-write-skeleton)
 
+  # A mutant meets every check of the gauntlet in one test, until one rejects it.
+  set(gauntlet "")
+  foreach(check IN LISTS PP_CHECKS)
+    list(APPEND gauntlet --check ${check})
+    if(PP_CHECK_${check}_TOOL)
+      pp_check_tool(tool ${check})
+      list(APPEND gauntlet ${tool})
+    endif()
+    list(APPEND gauntlet ${PP_CHECK_${check}_ARGS})
+    if(PP_CHECK_${check}_VARIANTS AND NOT PP_CHECK_${check}_VARIANTS STREQUAL ARG_VARIANTS)
+      list(JOIN PP_CHECK_${check}_VARIANTS "," selected)
+      list(APPEND gauntlet --variant ${selected})
+    endif()
+  endforeach()
+  list(LENGTH PP_CHECKS check_count)
+  math(EXPR mutant_timeout "${PP_GPU_TEST_TIMEOUT} * ${check_count}")
   find_program(PP_PATCH patch REQUIRED)
   file(GLOB mutant_patches CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/mutants/${lab}/*.patch)
   foreach(patch_file IN LISTS mutant_patches)
@@ -179,7 +305,9 @@ function(pp_add_lab lab)
     add_executable(${target} ${mutant_source})
     target_link_libraries(${target} PRIVATE ${grader})
     set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin/mutants)
-    pp_gpu_test(${lab}.mutant.${mutant} pp-expect 1 -- $<TARGET_FILE:${target}> --grade)
-    set_tests_properties(${lab}.mutant.${mutant} PROPERTIES LABELS "${lab};gpu;mutant")
+    pp_gpu_test(${lab}.mutant.${mutant} pp-gauntlet --mutant ${PP_SANITIZER_OPTION} --
+                $<TARGET_FILE:${target}> ${gauntlet})
+    set_tests_properties(${lab}.mutant.${mutant} PROPERTIES LABELS "${lab};gpu;mutant"
+                         TIMEOUT ${mutant_timeout})
   endforeach()
 endfunction()

@@ -42,20 +42,25 @@ static void share_remember(const pp_buffer *buf) {
     shared_capacity = shared_capacity ? 2 * shared_capacity : 8;
     shared = realloc(shared, (size_t)shared_capacity * sizeof *shared);
   }
-  PP_CHECK(cudaIpcGetMemHandle(&shared[shared_count].handle, buf->device));
-  shared[shared_count++].bytes = buf->bytes;
+  pp_shared_buffer *record = &shared[shared_count++];
+  memset(record, 0, sizeof *record);
+  if (buf->device) PP_CHECK(cudaIpcGetMemHandle(&record->handle, buf->device));
+  record->bytes = buf->bytes;
+  record->guard = buf->guard;
 }
 
-/* The runner's allocation is the checker's, opened: same size, in the same order. */
+/* The runner's allocation is the checker's, opened: same size, in the same
+ * order, with the checker's guard. */
 static pp_buffer share_open(size_t bytes) {
-  pp_buffer buf = {NULL, bytes};
   if (shared_next == shared_count || shared[shared_next].bytes != bytes) {
     fprintf(stderr, "error: the runner's state does not match the checker's (buffer %d)\n",
             shared_next);
     exit(PP_EXIT_USAGE);
   }
-  PP_CHECK(cudaIpcOpenMemHandle(&buf.device, shared[shared_next++].handle,
-                                cudaIpcMemLazyEnablePeerAccess));
+  const pp_shared_buffer *record = &shared[shared_next++];
+  pp_buffer buf = {NULL, bytes, (size_t)record->guard};
+  if (bytes + buf.guard > 0)
+    PP_CHECK(cudaIpcOpenMemHandle(&buf.device, record->handle, cudaIpcMemLazyEnablePeerAccess));
   return buf;
 }
 
@@ -69,22 +74,32 @@ void *pp_host_alloc(size_t bytes) {
   return p;
 }
 
+/* Whether buffers allocated from now on get a guard zone (pp_buffer_guards()). */
+static int guards_enabled = 1;
+
+void pp_buffer_guards(int enabled) {
+  guards_enabled = enabled != 0;
+}
+
 size_t pp_buffer_footprint(size_t bytes) {
-  return bytes + PP_GUARD_BYTES;
+  return bytes + (guards_enabled ? PP_GUARD_BYTES : 0);
 }
 
 pp_buffer pp_buffer_alloc(size_t bytes) {
   if (share_mode == SHARE_IMPORT) return share_open(bytes);
-  pp_buffer buf = {NULL, bytes};
-  /* Out of memory is a size that does not fit (exit 2), not a wrong answer (1). */
-  cudaError_t err = cudaMalloc(&buf.device, pp_buffer_footprint(bytes));
-  if (err == cudaErrorMemoryAllocation) {
-    fprintf(stderr, "error: cannot allocate %.2f GiB of device memory for this size\n",
-            (double)pp_buffer_footprint(bytes) / (1024.0 * 1024.0 * 1024.0));
-    exit(PP_EXIT_USAGE);
+  pp_buffer buf = {NULL, bytes, guards_enabled ? PP_GUARD_BYTES : 0};
+  size_t footprint = bytes + buf.guard;
+  if (footprint > 0) {
+    /* Out of memory is a size that does not fit (exit 2), not a wrong answer (1). */
+    cudaError_t err = cudaMalloc(&buf.device, footprint);
+    if (err == cudaErrorMemoryAllocation) {
+      fprintf(stderr, "error: cannot allocate %.2f GiB of device memory for this size\n",
+              (double)footprint / (1024.0 * 1024.0 * 1024.0));
+      exit(PP_EXIT_USAGE);
+    }
+    PP_CHECK(err);
+    PP_CHECK(cudaMemset(buf.device, PP_POISON_BYTE, footprint));
   }
-  PP_CHECK(err);
-  PP_CHECK(cudaMemset(buf.device, PP_POISON_BYTE, pp_buffer_footprint(bytes)));
   if (share_mode == SHARE_RECORD) share_remember(&buf);
   return buf;
 }
@@ -94,26 +109,28 @@ void pp_buffer_free(pp_buffer *buf) {
     PP_CHECK(share_mode == SHARE_IMPORT ? cudaIpcCloseMemHandle(buf->device) : cudaFree(buf->device));
   buf->device = NULL;
   buf->bytes = 0;
+  buf->guard = 0;
 }
 
 void pp_buffer_poison(const pp_buffer *buf) {
-  PP_CHECK(cudaMemsetAsync(buf->device, PP_POISON_BYTE, pp_buffer_footprint(buf->bytes), 0));
+  if (buf->bytes + buf->guard > 0)
+    PP_CHECK(cudaMemsetAsync(buf->device, PP_POISON_BYTE, buf->bytes + buf->guard, 0));
 }
 
 void pp_buffer_upload(const pp_buffer *buf, const void *host) {
-  PP_CHECK(cudaMemcpy(buf->device, host, buf->bytes, cudaMemcpyHostToDevice));
+  if (buf->bytes > 0) PP_CHECK(cudaMemcpy(buf->device, host, buf->bytes, cudaMemcpyHostToDevice));
 }
 
 void pp_buffer_download(const pp_buffer *buf, void *host, size_t bytes) {
-  PP_CHECK(cudaMemcpy(host, buf->device, bytes, cudaMemcpyDeviceToHost));
+  if (bytes > 0) PP_CHECK(cudaMemcpy(host, buf->device, bytes, cudaMemcpyDeviceToHost));
 }
 
 int pp_buffer_guard_intact(const pp_buffer *buf) {
-  unsigned char *guard = malloc(PP_GUARD_BYTES);
-  PP_CHECK(cudaMemcpy(guard, (char *)buf->device + buf->bytes, PP_GUARD_BYTES,
-                      cudaMemcpyDeviceToHost));
+  if (buf->guard == 0) return 1;
+  unsigned char *guard = malloc(buf->guard);
+  PP_CHECK(cudaMemcpy(guard, (char *)buf->device + buf->bytes, buf->guard, cudaMemcpyDeviceToHost));
   int intact = 1;
-  for (size_t i = 0; i < PP_GUARD_BYTES; ++i) intact &= guard[i] == PP_POISON_BYTE;
+  for (size_t i = 0; i < buf->guard; ++i) intact &= guard[i] == PP_POISON_BYTE;
   free(guard);
   return intact;
 }

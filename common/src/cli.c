@@ -32,6 +32,10 @@ void pp_print_usage(FILE *out, const char *program) {
           "  --min-speedup X    fail unless the last variant is X times faster than the first\n"
           "  --or-skip          a --size too large for this GPU's memory is skipped (77), not refused (2)\n"
           "  --verdict PATH     also write the verdict as 'key value' lines to PATH (for grading/grade)\n"
+          "  --no-guards        no guard zones after the buffers: each ends where its allocation ends,\n"
+          "                     so that compute-sanitizer memcheck sees a read one element past the end\n"
+          "  --max-shared-kib K launchers see at most K KiB of shared memory per block, and choose their\n"
+          "                     smaller configuration where the full one needs more (64: a 7.5 GPU's)\n"
           "  -- RUNNER...       be the checker: run the variants in RUNNER (another lab binary, perhaps\n"
           "                     behind compute-sanitizer), judge them here (docs/grading.md)\n"
           "  --timeout S        with a RUNNER: seconds one launch may take before it is stopped (10)\n"
@@ -183,10 +187,12 @@ int pp_parse_options(int argc, char **argv, pp_options *opt, FILE *err) {
     if (!strcmp(flag, "--probe")) { opt->mode = PP_MODE_PROBE; continue; }
     if (!strcmp(flag, "--quick")) { opt->quick = 1; continue; }
     if (!strcmp(flag, "--or-skip")) { opt->or_skip = 1; continue; }
+    if (!strcmp(flag, "--no-guards")) { opt->no_guards = 1; continue; }
     if (!strcmp(flag, "--serve")) { opt->mode = PP_MODE_SERVE; continue; }
     static const char *const with_value[] = {"--size",    "--seed",   "--seeds", "--variant",
                                              "--dataset", "--reps",   "--warmup", "--json",
-                                             "--min-speedup", "--verdict", "--timeout"};
+                                             "--min-speedup", "--verdict", "--timeout",
+                                             "--max-shared-kib"};
     int known = 0;
     for (size_t k = 0; k < sizeof with_value / sizeof *with_value; ++k) known |= !strcmp(flag, with_value[k]);
     if (!known) {
@@ -212,6 +218,8 @@ int pp_parse_options(int argc, char **argv, pp_options *opt, FILE *err) {
       status = parse_int(flag, value, 1, &opt->reps, err);
     } else if (!strcmp(flag, "--warmup")) {
       status = parse_int(flag, value, 0, &opt->warmup, err);
+    } else if (!strcmp(flag, "--max-shared-kib")) {
+      status = parse_positive_int(flag, value, &opt->max_shared_kib, err);
     } else if (!strcmp(flag, "--variant")) {
       opt->variants = value;
     } else if (!strcmp(flag, "--dataset")) {

@@ -6,6 +6,7 @@
 
 #include "pp/check.h"
 #include "pp/timer.h"
+#include "share.h"
 
 int pp_device_available(const char **why) {
   int count = 0;
@@ -42,6 +43,24 @@ void pp_device_open(pp_device *dev) {
   dev->global_bytes = prop.totalGlobalMem;
   /* Double data rate: two transfers per clock. */
   dev->theoretical_gbps = 2.0 * mem_clock_khz * 1e3 * (bus_bits / 8.0) / 1e9;
+}
+
+/* --max-shared-kib, in bytes; 0: no cap. */
+static int shared_memory_cap;
+
+void pp_cap_shared_memory(int bytes) {
+  shared_memory_cap = bytes > 0 ? bytes : 0;
+}
+
+int pp_shared_memory_cap(void) {
+  return shared_memory_cap;
+}
+
+int pp_shared_memory_per_block(void) {
+  int device = 0, limit = 0;
+  PP_CHECK(cudaGetDevice(&device));
+  PP_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  return shared_memory_cap > 0 && shared_memory_cap < limit ? shared_memory_cap : limit;
 }
 
 size_t pp_device_free_bytes(void) {

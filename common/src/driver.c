@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pp/buffer.h"
 #include "pp/check.h"
 #include "pp/cli.h"
 #include "pp/device.h"
@@ -482,6 +483,8 @@ int pp_main(const pp_problem *p, int argc, char **argv) {
     pp_print_usage(stdout, argv[0]);
     return PP_EXIT_PASS;
   }
+  if (o.no_guards) pp_buffer_guards(0);
+  if (o.max_shared_kib) pp_cap_shared_memory(o.max_shared_kib * 1024);
   int count = p->variant_count();
   int *selected = calloc((size_t)(count > 0 ? count : 1), sizeof *selected);
   if (select_variants(p, o.variants, selected)) return PP_EXIT_USAGE;

@@ -27,6 +27,7 @@ enum op { OP_HELLO, OP_SHARE, OP_UNSHARE, OP_LAUNCH, OP_TIME, OP_QUIT };
 
 typedef struct request {
   int32_t op, variant, dataset, count; /* count: buffers that follow OP_SHARE */
+  int32_t shared_cap; /* OP_HELLO: the checker's cap on pp_shared_memory_per_block(), or 0 */
   pp_size size;
 } request;
 
@@ -202,8 +203,9 @@ static int start(pp_runner *r, char *note, size_t len) {
   r->pid = pid;
   r->socket = pair[0];
 
-  /* The runner must export the variant table the checker was built with. */
-  request q = {.op = OP_HELLO};
+  /* The runner must export the variant table the checker was built with; it
+   * takes the checker's --max-shared-kib, since its launchers are what ask. */
+  request q = {.op = OP_HELLO, .shared_cap = pp_shared_memory_cap()};
   reply a;
   int asked = ask(r, &q, NULL, 0, &a, r->timeout_s, "while starting", note, len);
   if (asked) return asked;
@@ -370,6 +372,7 @@ int pp_serve(const pp_problem *p) {
     int error = 0; /* 2: the context is lost, the runner ends after replying */
     switch (q.op) {
     case OP_HELLO: {
+      pp_cap_shared_memory(q.shared_cap);
       int count = p->variant_count();
       a.count = count;
       if (send_all(SERVE_FD, &a, sizeof a)) return PP_EXIT_FAIL;

@@ -14,8 +14,9 @@
 
 /** One allocation as it crosses between processes. */
 typedef struct pp_shared_buffer {
-  cudaIpcMemHandle_t handle;
-  uint64_t bytes; /* usable bytes, as pp_buffer::bytes */
+  cudaIpcMemHandle_t handle; /* unset when bytes + guard is 0: nothing was allocated */
+  uint64_t bytes;            /* usable bytes, as pp_buffer::bytes */
+  uint64_t guard;            /* guard bytes after them, as pp_buffer::guard: the checker's choice */
 } pp_shared_buffer;
 
 /* The checker: record the allocations from now on (forgetting earlier ones). */
@@ -26,6 +27,12 @@ int pp_share_recorded(const pp_shared_buffer **list);
 void pp_share_import(const pp_shared_buffer *list, int count);
 /* The runner: how many imported buffers were not used (0 when the states match). */
 int pp_share_unused(void);
+
+/* The cap on pp_shared_memory_per_block() (device.c), in bytes; 0 lifts it.
+ * Set from --max-shared-kib; the checker passes its own to the runner, which
+ * runs the launchers that ask. */
+void pp_cap_shared_memory(int bytes);
+int pp_shared_memory_cap(void);
 
 /* run.c, for the driver and the runner alike. */
 

@@ -18,6 +18,7 @@
 
 #include "matmul.h"
 #include "pp/check.h"
+#include "pp/device.h"
 
 // ---------------------------------------------------------------------------
 // Given: tiles, guarded loads and stores, and the launch.
@@ -629,11 +630,11 @@ template <int STAGES> static void launch_v6(const float *a, const float *b, floa
                V6_BN, V6_THREADS, v6_shared_bytes(STAGES), a, b, c, m, n, k);
 }
 
+// The stages that fit: pp_shared_memory_per_block() is the device's limit, or
+// less where the grader asks (--max-shared-kib 64 grades the two stages of a
+// 7.5 GPU on any GPU).
 static void matmul_v6(const float *a, const float *b, float *c, int m, int n, int k) {
-  int device = 0, shared_limit = 0;
-  PP_CHECK(cudaGetDevice(&device));
-  PP_CHECK(cudaDeviceGetAttribute(&shared_limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  if (v6_shared_bytes(V6_STAGES) <= (size_t)shared_limit)
+  if (v6_shared_bytes(V6_STAGES) <= (size_t)pp_shared_memory_per_block())
     launch_v6<V6_STAGES>(a, b, c, m, n, k);
   else
     launch_v6<V6_STAGES_SMALL>(a, b, c, m, n, k);

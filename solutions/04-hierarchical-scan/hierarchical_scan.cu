@@ -24,6 +24,7 @@
 
 #include "hierarchical_scan.h"
 #include "pp/check.h"
+#include "pp/device.h"
 
 #define BLOCK 1024            // threads per block in v0..v3
 #define SECTION (2 * BLOCK)   // elements per section (tile) in v0..v3: two per thread, as in the seed
@@ -483,7 +484,10 @@ template <typename T> static void scan_v3(const T *in, T *out, size_t n, scan_ki
 // flight, fewer and larger tiles won.
 // A GPU of compute capability 7.5 (a T4) gives a block at most 64 KiB of
 // shared memory, the tile's 64 KiB plus the block scan's 1 KiB included, and
-// an SM 1024 threads: there the tiles are half as long (VECTORS = 4).
+// an SM 1024 threads: there the tiles are half as long (VECTORS = 4). The
+// launcher asks pp_shared_memory_per_block() rather than the device, so that
+// the grader can make any GPU look like that one (--max-shared-kib 64) and
+// grade the half tiles everywhere.
 
 #define V4_BLOCK 512
 #define V4_VECTORS 8         // 16-byte vectors per thread: tiles of 16384 elements, 64 KiB
@@ -653,9 +657,7 @@ static bool launch_v4_tiles(const T *in, T *out, size_t n, scan_kind kind, void 
 template <typename T>
 static void launch_v4(const T *in, T *out, size_t n, scan_kind kind, void *workspace, unsigned ahead) {
   if (n == 0) return;
-  int device = 0, shared_limit = 0;
-  PP_CHECK(cudaGetDevice(&device));
-  PP_CHECK(cudaDeviceGetAttribute(&shared_limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  int shared_limit = pp_shared_memory_per_block();
   if (!launch_v4_tiles<V4_VECTORS>(in, out, n, kind, workspace, ahead, shared_limit))
     launch_v4_tiles<V4_VECTORS_SMALL>(in, out, n, kind, workspace, ahead, shared_limit);
 }

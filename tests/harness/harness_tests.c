@@ -181,7 +181,7 @@ static void test_options(void) {
   EXPECT(parse(&o, sink, 1, defaults) == 0);
   EXPECT(o.mode == PP_MODE_BENCH && o.seed == PP_DEFAULT_SEED && o.reps == 20 && !o.size);
 
-  EXPECT(!o.dataset);
+  EXPECT(!o.dataset && !o.no_guards && o.max_shared_kib == 0);
 
   const char *full[] = {"lab",     "--grade", "--size",  "2^20", "--seed",        "9",
                         "--seeds", "2",       "--variant", "1,v3", "--json",      "out.json",
@@ -193,10 +193,16 @@ static void test_options(void) {
   EXPECT(!strcmp(o.dataset, "uniform"));
   EXPECT(o.warmup == 1 && o.min_speedup == 2.5 && o.quick);
 
+  const char *gauntlet[] = {"lab", "--grade", "--no-guards", "--max-shared-kib", "64"};
+  EXPECT(parse(&o, sink, 5, gauntlet) == 0);
+  EXPECT(o.no_guards && o.max_shared_kib == 64);
+
   const char *bad[][3] = {
       {"lab", "--bogus", NULL},     {"lab", "--size", NULL},       {"lab", "--reps", "0"},
       {"lab", "--reps", "many"},    {"lab", "--seed", "-1"},       {"lab", "--seeds", "0"},
       {"lab", "--min-speedup", "-2"}, {"lab", "--min-speedup", "x"}, {"lab", "--warmup", "1.5"},
+      {"lab", "--max-shared-kib", "0"}, {"lab", "--max-shared-kib", "-64"},
+      {"lab", "--max-shared-kib", "64k"}, {"lab", "--max-shared-kib", NULL},
   };
   for (size_t i = 0; i < sizeof bad / sizeof *bad; ++i) {
     int argc = bad[i][2] ? 3 : 2;

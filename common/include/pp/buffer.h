@@ -8,6 +8,12 @@
  * end of an output changes the guard, which pp_buffer_guard_intact() sees.
  * Outputs are poisoned with the same bytes before every run, so an element
  * that the kernel never wrote is caught (NaN as float, -1 as int).
+ *
+ * A guard zone also hides what it absorbs: a read past the end whose value
+ * never reaches an output changes nothing. For compute-sanitizer memcheck the
+ * runner takes `--no-guards` (pp_buffer_guards()): every buffer then ends
+ * exactly where its allocation ends, so one element past the end lies outside
+ * any allocation, and memcheck reports it.
  */
 #ifndef PP_BUFFER_H
 #define PP_BUFFER_H
@@ -26,12 +32,26 @@ extern "C" {
 
 /** A device allocation followed by a guard zone. */
 typedef struct pp_buffer {
-  void *device; /**< start of the usable bytes */
+  void *device; /**< start of the usable bytes (NULL for 0 bytes without a guard) */
   size_t bytes; /**< usable bytes (the guard follows) */
+  size_t guard; /**< bytes of guard zone after them: ::PP_GUARD_BYTES, or 0 without guards */
 } pp_buffer;
 
 /**
- * Allocates @p bytes plus the guard, poisons both. Running out of device
+ * Chooses whether the buffers allocated from now on get guard zones (they do
+ * unless told otherwise). Without them a buffer's usable bytes are its whole
+ * allocation, which ends exactly at the last usable byte (a buffer of 0 bytes
+ * has no allocation: its pointer is NULL), so that compute-sanitizer memcheck
+ * sees an access one element past the end; pp_buffer_guard_intact() then has
+ * nothing to check. The runner's `--no-guards` calls it with 0. In the
+ * checker/runner split (remote.h) the checker allocates, so its choice holds
+ * for the runner too.
+ * @param enabled  1 for guard zones, 0 for none
+ */
+void pp_buffer_guards(int enabled);
+
+/**
+ * Allocates @p bytes plus the guard (if guards are on), poisons both. Running out of device
  * memory is reported as a size that does not fit: exit ::PP_EXIT_USAGE.
  * @param bytes  usable size, may be 0
  * @return the buffer
@@ -69,7 +89,8 @@ void pp_buffer_download(const pp_buffer *buf, void *host, size_t bytes);
 
 /**
  * @param buf  the buffer
- * @return 1 if every guard byte still holds ::PP_POISON_BYTE, 0 if something wrote past the end
+ * @return 1 if every guard byte still holds ::PP_POISON_BYTE (or there is no guard), 0 if
+ *         something wrote past the end
  */
 int pp_buffer_guard_intact(const pp_buffer *buf);
 
@@ -83,7 +104,7 @@ void *pp_host_alloc(size_t bytes);
 
 /**
  * @param bytes  usable size
- * @return device bytes that pp_buffer_alloc(@p bytes) takes, guard included
+ * @return device bytes that pp_buffer_alloc(@p bytes) takes now, guard included
  */
 size_t pp_buffer_footprint(size_t bytes);
 

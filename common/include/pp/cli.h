@@ -38,6 +38,8 @@ typedef struct pp_options {
   double min_speedup;   /**< bench: least speedup of the last variant over the first, or 0 */
   int or_skip;          /**< a --size too large for the GPU exits 77 (skipped), not 2 */
   const char *verdict;  /**< where to write the verdict file, or NULL */
+  int no_guards;        /**< buffers without guard zones, for compute-sanitizer memcheck (buffer.h) */
+  int max_shared_kib;   /**< cap on pp_shared_memory_per_block(), in KiB, or 0 for none (device.h) */
   double timeout_s;     /**< checker: seconds one launch may take in the runner */
   char **runner;        /**< checker: the runner's command (after `--`), NULL-terminated; or NULL */
 } pp_options;

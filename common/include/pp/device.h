@@ -41,6 +41,20 @@ int pp_device_available(const char **why);
  */
 void pp_device_open(pp_device *dev);
 
+/**
+ * Shared memory that one block of a kernel may use on the current device, in
+ * bytes, once the kernel opts in (cudaFuncAttributeMaxDynamicSharedMemorySize):
+ * the device's cudaDevAttrMaxSharedMemoryPerBlockOptin, or less where the
+ * runner was told `--max-shared-kib N`. A launcher that falls back to a smaller
+ * configuration when the full one does not fit asks this rather than the
+ * attribute, so that the grader can run the smaller configuration on any GPU
+ * (`--max-shared-kib 64`: a GPU of compute capability 7.5), not only on the
+ * GPUs that need it. The limit is the launcher's to respect: a kernel launched
+ * with more still gets what the device allows.
+ * @return bytes, at most the device's opt-in limit
+ */
+int pp_shared_memory_per_block(void);
+
 /** @return bytes of device memory free now */
 size_t pp_device_free_bytes(void);
 

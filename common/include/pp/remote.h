@@ -9,7 +9,10 @@
  * 3), then does everything that decides a verdict itself: it allocates and
  * poisons every device buffer, draws the inputs, computes the reference and
  * judges the outputs. It shares the buffers with the runner through CUDA IPC;
- * the runner only launches, or times, the student's variant on them.
+ * the runner only launches, or times, the student's variant on them. So the
+ * checker's options decide for both: its `--no-guards` shapes the buffers the
+ * runner opens, and its `--max-shared-kib` is sent to the runner, whose
+ * launchers ask pp_shared_memory_per_block().
  *
  * A runner that crashes, loses its CUDA context or does not answer in time is
  * stopped (its whole process group) and started again for the next request,

@@ -1,0 +1,19 @@
+#!/bin/sh
+# A stand-in for a lab runner (or a checker), for pp-gauntlet's host tests.
+# --probe exits $FAKE_PROBE (default 0: "there is a device"). Otherwise it
+# prints its arguments and ends as its arguments say: --exit N exits N,
+# --signal kills itself with SIGSEGV, --echo TEXT prints TEXT, --sanitizer-*
+# are for fake-sanitizer.sh.
+echo "fake-runner: $*"
+for argument in "$@"; do
+  [ "$argument" = --probe ] && exit "${FAKE_PROBE:-0}"
+done
+while [ $# -gt 0 ]; do
+  case $1 in
+    --exit) exit "$2" ;;
+    --signal) kill -SEGV $$ ;;
+    --echo) echo "$2" ;;
+  esac
+  shift
+done
+exit 0
