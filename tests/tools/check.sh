@@ -1,6 +1,6 @@
 #!/bin/sh
-# Host tests of tools/counters.sh and tools/counters-table.py;
-# tests/tools/CMakeLists.txt registers one CTest test
+# Host tests of tools/counters.sh, tools/counters-table.py and
+# tools/plot-results.py; tests/tools/CMakeLists.txt registers one CTest test
 # per case. No GPU is needed: counters.sh runs against fixtures/fake-ncu and
 # fixtures/fake-runner, which replay a real profile of lab 01 on an H100.
 # fixtures/counters/*.csv are what ncu 2025.3.1 wrote for v0 and v1 at 2^24,
@@ -16,6 +16,10 @@
 #   check.sh counters PYTHON TREE WORK CASE      counters.sh end to end: CASE is ok (one
 #                                                variant fails: exit 1, table written), no-ncu,
 #                                                no-permission or no-device (exit 77), usage (exit 2)
+#   check.sh plot PYTHON TREE WORK JSON FILE...  plot-results.py writes FILE... from JSON, an SVG
+#                                                each, the same twice (77: no matplotlib)
+#   check.sh plot-wrong PYTHON TREE WORK         a variant that failed its check is marked, not drawn
+#   check.sh plot-refuses PYTHON TREE WORK       a bad command line or JSON: exit 2, nothing written
 #
 # After a deliberate change of the table, rewrite expected/ with
 #   tools/counters-table.py --manifest tests/tools/fixtures/counters/manifest.tsv \
@@ -106,6 +110,49 @@ case $mode in
         ;;
       *) fail "no counters case $1" ;;
     esac
+    ;;
+  plot)
+    json=$1
+    shift
+    mkdir -p "$work/a" "$work/b"
+    "$python" "$tree/tools/plot-results.py" --sm-clock-mhz 1980 "$json" "$work/a"
+    code=$?
+    [ $code -eq 77 ] && exit 77
+    [ $code -eq 0 ] || fail "plot-results.py exited with $code"
+    expect_exit 0 "$work/log" "$python" "$tree/tools/plot-results.py" --sm-clock-mhz 1980 "$json" "$work/b"
+    for file in "$@"; do
+      head -c 200 "$work/a/$file" | grep -q "<svg" || fail "$file is not an SVG"
+      grep -q "NVIDIA H100 80GB HBM3" "$work/a/$file" || fail "$file has no GPU name"
+      same "$work/a/$file" "$work/b/$file"
+    done
+    # shellcheck disable=SC2012 # the names are the lab's, plain
+    [ "$(ls "$work/a" | wc -l)" -eq $# ] || fail "other files than $*: $(ls "$work/a")"
+    ;;
+  plot-wrong)
+    sed '/"v1-interleaved"/s/"ran": true, "correct": true/"ran": false, "correct": false/' \
+      "$tree/docs/results/01-dot-product.json" >"$work/wrong.json"
+    grep -q '"ran": false' "$work/wrong.json" || fail "the fixture's edit did not apply"
+    "$python" "$tree/tools/plot-results.py" "$work/wrong.json" "$work"
+    code=$?
+    [ $code -eq 77 ] && exit 77
+    [ $code -eq 0 ] || fail "plot-results.py exited with $code"
+    grep -q '>wrong<' "$work/01-dot-product-staircase.svg" || fail "the wrong variant is not marked"
+    ;;
+  plot-refuses)
+    good=$tree/docs/results/01-dot-product.json
+    printf '{"lab": "01-dot-product", "title": ' >"$work/truncated.json"
+    sed 's/"copy_gbps": [0-9.]*/"copy_gbps": "fast"/' "$good" >"$work/text-rate.json"
+    sed 's/"lab": "01-dot-product"/"lab": "..\/escape"/' "$good" >"$work/bad-lab.json"
+    sed 's/"variants": \[/"variantz": [/' "$good" >"$work/no-variants.json"
+    mkdir -p "$work/out"
+    for args in "" "$good" "$work/no-such.json $work/out" "$work/truncated.json $work/out" \
+                "$work/text-rate.json $work/out" "$work/bad-lab.json $work/out" \
+                "$work/no-variants.json $work/out" "$good $work/no-such-folder" \
+                "--sm-clock-mhz -5 $good $work/out"; do
+      # shellcheck disable=SC2086 # each case is several arguments
+      expect_exit 2 "$work/log" "$python" "$tree/tools/plot-results.py" $args
+    done
+    [ -z "$(ls "$work/out")" ] || fail "a refused input still wrote $(ls "$work/out")"
     ;;
   *) fail "no mode $mode" ;;
 esac
