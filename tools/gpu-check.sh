@@ -3,7 +3,9 @@
 # lab at its default size: what docs/results/ records. Logs and JSON go to
 # the folder given (default build/gpu-check). PP_LABS="03-scan" limits it to
 # some labs; PP_COMMIT names the commit when the tree has no .git;
-# PP_CTEST_ARGS adds to the ctest command line (e.g. "-LE grading").
+# PP_CTEST_ARGS adds to the ctest command line (e.g. "-LE grading"); PP_PYTHON
+# is a Python with matplotlib for the pictures (default python3; without
+# matplotlib they are skipped).
 #   tools/gpu-check.sh [LOG_DIR] [CTEST_JOBS]
 set -u
 cd "$(dirname "$0")/.."
@@ -28,12 +30,23 @@ tests=$?
 cp build/check/Testing/Temporary/LastTest.log "$out/ctest-full.log"
 grep -E "tests passed|Failed|\*\*\*|Not Run|Timeout" "$out/ctest.log"
 
-# One page per lab for docs/results: where it ran, its tests, its table.
+# The SM clock gives the FP32 peak in the pictures (tools/plot-results.py).
+sm_clock=$(nvidia-smi --query-gpu=clocks.max.sm --format=csv,noheader,nounits 2>/dev/null | head -1)
+case $sm_clock in '' | *[!0-9]*) sm_clock= ;; esac
+
+# One page per lab for docs/results: where it ran, its tests, its table, and
+# its pictures (LAB-staircase.svg, and LAB-roofline.svg for lab 05) beside it.
 for runner in build/check/bin/[0-9][0-9]-*; do
   lab=$(basename "$runner")
   case $lab in *-skeleton) continue ;; esac
   "$runner" --json "$out/$lab.json" > "$out/$lab-table.txt" 2>&1
   cat "$out/$lab-table.txt"
+  rm -f "$out/$lab-staircase.svg" "$out/$lab-roofline.svg"
+  if [ -s "$out/$lab.json" ]; then
+    # shellcheck disable=SC2086 # the option and its value, or nothing
+    "${PP_PYTHON:-python3}" tools/plot-results.py ${sm_clock:+--sm-clock-mhz $sm_clock} \
+      "$out/$lab.json" "$out"
+  fi
   {
     echo "# $lab: measured results"
     echo
@@ -54,6 +67,9 @@ for runner in build/check/bin/[0-9][0-9]-*; do
     echo '```text'
     cat "$out/$lab-table.txt"
     echo '```'
+    for picture in staircase roofline; do
+      [ -s "$out/$lab-$picture.svg" ] && printf '\n![%s %s](%s-%s.svg)\n' "$lab" "$picture" "$lab" "$picture"
+    done
   } > "$out/$lab.md"
 done
 exit $tests

@@ -1,0 +1,279 @@
+#!/usr/bin/env python3
+"""Pictures of a lab's results: the runner's --json output as SVG.
+
+  plot-results.py [--sm-clock-mhz MHZ] RESULTS.json OUT_DIR
+
+writes OUT_DIR/<lab>-staircase.svg: each variant's rate as a bar, in ladder
+order (GB/s, or GFLOP/s for a lab that counts flops), with the library peer
+and the roof as lines: the measured copy bandwidth (copy_gbps) for a
+memory-bound lab, the FP32 peak for one that counts flops. For a lab that
+counts flops it also writes OUT_DIR/<lab>-roofline.svg: the problem's
+arithmetic intensity (flops_per_run / bytes_per_run, the bytes it must move
+at least), the copy roof, the FP32 peak, and each variant and the peer on it.
+
+The FP32 peak is 2 flops (one FMA) x FP32 lanes per SM (by compute
+capability) x SM count x SM clock. The JSON gives the SM count; the clock
+comes from its device.clock_khz where it has one, or from --sm-clock-mhz
+(nvidia-smi --query-gpu=clocks.max.sm); without either, no peak is drawn.
+
+The same JSON gives the same SVG, byte for byte, with the same matplotlib.
+Needs matplotlib: run it with a Python that has it (on Debian,
+`apt-get install python3-matplotlib` gives /usr/bin/python3 the package).
+Exit codes: 0 written, 2 bad usage or a JSON it cannot read (checked before
+matplotlib is needed), 77 no matplotlib.
+"""
+import argparse
+import json
+import math
+import os
+import re
+import sys
+import tempfile
+
+# FP32 lanes (FMA units) per SM, by compute capability.
+FP32_LANES = {"7.5": 64, "8.0": 64, "8.6": 128, "8.7": 128, "8.9": 128, "9.0": 128,
+              "10.0": 128, "10.3": 128, "11.0": 128, "12.0": 128, "12.1": 128}
+LAB_NAME = re.compile(r"^[0-9]{2}-[a-z0-9-]+$")
+
+
+class InputError(Exception):
+    """A JSON this script cannot use: reported, exit code 2."""
+
+
+def field(obj, path, kind, where=""):
+    """obj[path...], checked to be of @p kind ("rate": a number, or null for a variant that did
+    not run); @p where names obj in the message."""
+    value = obj
+    for key in path.split("."):
+        if not isinstance(value, dict) or key not in value:
+            raise InputError("no field '%s%s'" % (where, path))
+        value = value[key]
+    kinds = {"text": (str,), "number": (int, float), "list": (list,), "bool": (bool,),
+             "rate": (int, float, type(None))}[kind]
+    if isinstance(value, bool) != (kind == "bool") or not isinstance(value, kinds):
+        raise InputError("field '%s%s' is not a %s" % (where, path, kind))
+    if kind in ("number", "rate") and value is not None and not math.isfinite(value):
+        raise InputError("field '%s%s' is not finite" % (where, path))
+    return value
+
+
+def load(path, clock_mhz):
+    """The facts the pictures need, checked; InputError for anything missing or odd."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            report = json.load(f)
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        raise InputError("cannot read %s: %s" % (path, e))
+    lab = field(report, "lab", "text")
+    if not LAB_NAME.match(lab):
+        raise InputError("lab '%s' is not a lab name (NN-name)" % lab)
+    flops = field(report, "flops_per_run", "number")
+    rate_key = "gflops" if flops > 0 else "gbps"
+    facts = {
+        "lab": lab, "title": field(report, "title", "text"), "size": field(report, "size", "text"),
+        "gpu": field(report, "device.name", "text"), "copy_gbps": field(report, "copy_gbps", "number"),
+        "bytes": field(report, "bytes_per_run", "number"), "flops": flops, "rate_key": rate_key,
+        "peer": (field(report, "peer.name", "text"),
+                 field(report, "peer." + rate_key, "rate") if field(report, "peer.correct", "bool")
+                 else None),
+        "variants": [],
+    }
+    for i, v in enumerate(field(report, "variants", "list")):
+        where = "variants[%d]." % i
+        name = field(v, "name", "text", where)
+        rate = field(v, rate_key, "rate", where)
+        # "correct" is false for a variant that was wrong at any repetition or never timed.
+        correct = field(v, "correct", "bool", where)
+        facts["variants"].append((name, rate if correct else None))
+    if not facts["variants"]:
+        raise InputError("no variants")
+    if facts["copy_gbps"] <= 0 or facts["bytes"] <= 0:
+        raise InputError("copy_gbps and bytes_per_run must be positive")
+    facts["peak_gflops"], facts["peak_note"] = fp32_peak(report, clock_mhz)
+    return facts
+
+
+def fp32_peak(report, clock_mhz):
+    """The FP32 peak in GFLOP/s and where it comes from, or (None, why not)."""
+    capability = field(report, "device.compute_capability", "text")
+    sm_count = field(report, "device.sm_count", "number")
+    lanes = FP32_LANES.get(capability)
+    source = "--sm-clock-mhz"
+    if clock_mhz is None and "clock_khz" in report["device"]:
+        clock_mhz, source = field(report, "device.clock_khz", "number") / 1e3, "device.clock_khz"
+    if lanes is None or clock_mhz is None:
+        return None, ("FP32 peak unknown: no SM clock (--sm-clock-mhz)" if lanes else
+                      "FP32 peak unknown for compute capability %s" % capability)
+    peak = 2.0 * lanes * sm_count * clock_mhz * 1e-3
+    return peak, "FP32 peak: %.0f GFLOP/s = 2 x %d lanes x %d SMs x %.0f MHz (%s)" % (
+        peak, lanes, sm_count, clock_mhz, source)
+
+
+def matplotlib_pyplot():
+    """pyplot, set up for files that do not change from run to run; None without matplotlib."""
+    try:
+        import matplotlib
+    except ImportError:
+        return None
+    matplotlib.use("svg")
+    import matplotlib.pyplot as plt
+    plt.rcParams.update({"svg.hashsalt": "pp-results", "svg.fonttype": "none",
+                         "font.size": 10, "axes.spines.top": False, "axes.spines.right": False})
+    return plt
+
+
+def save(plt, figure, path):
+    """Writes the SVG whole (a temporary file renamed), with no date or tool in it."""
+    fd, temporary = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".partial-",
+                                     suffix=".svg")
+    os.close(fd)
+    try:
+        figure.savefig(temporary, format="svg", metadata={"Date": None, "Creator": None})
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)  # as an ordinary new file, not mkstemp's 0600
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+    finally:
+        plt.close(figure)
+
+
+def rate_text(value):
+    return "%.0f" % value
+
+
+def staircase(plt, facts, path):
+    unit = "GFLOP/s" if facts["rate_key"] == "gflops" else "GB/s"
+    names = [name for name, _ in facts["variants"]]
+    rates = [rate for _, rate in facts["variants"]]
+    figure, axes = plt.subplots(figsize=(8, 4.8))
+    positions = range(len(names))
+    axes.bar([p for p, r in zip(positions, rates) if r is not None],
+             [r for r in rates if r is not None], color="#4878a8", width=0.7, zorder=2)
+    lines = []
+    peer_name, peer_rate = facts["peer"]
+    if peer_rate is not None:
+        lines.append((peer_rate, "%s: %s %s" % (peer_name, rate_text(peer_rate), unit), "--", "#c0504d"))
+    if facts["rate_key"] == "gbps":
+        lines.append((facts["copy_gbps"], "copy roof (measured cudaMemcpy): %s GB/s"
+                      % rate_text(facts["copy_gbps"]), ":", "#404040"))
+    elif facts["peak_gflops"] is not None:
+        lines.append((facts["peak_gflops"], "FP32 peak: %s GFLOP/s" % rate_text(facts["peak_gflops"]),
+                      ":", "#404040"))
+    for value, label, style, color in lines:
+        axes.axhline(value, linestyle=style, color=color, linewidth=1.5, label=label, zorder=3)
+
+    shown = [r for r in rates if r is not None] + [value for value, _, _, _ in lines]
+    top = max(shown) if shown else 1.0
+    # Ladders that span decades (a naive matmul to a tuned one) need a log axis to show every step.
+    logarithmic = bool(shown) and top / min(shown) > 20
+    if logarithmic:
+        axes.set_yscale("log")
+        axes.set_ylim(min(shown) / 2, top * 3)
+    else:
+        axes.set_ylim(0, top * 1.18)
+    for p, rate in zip(positions, rates):
+        if rate is None:
+            axes.text(p, axes.get_ylim()[0], "wrong", ha="center", va="bottom", color="#c0504d",
+                      rotation=90)
+        else:
+            axes.text(p, rate * (1.08 if logarithmic else 1.0) + (0 if logarithmic else top * 0.01),
+                      rate_text(rate), ha="center", va="bottom", fontsize=8)
+    axes.set_xticks(list(positions))
+    axes.set_xticklabels(names, rotation=30, ha="right")
+    axes.set_xlabel("variant, in ladder order")
+    axes.set_ylabel("%s%s" % (unit, " (log scale)" if logarithmic else ""))
+    axes.set_title("%s: %s\n%s, size %s" % (facts["lab"], facts["title"], facts["gpu"], facts["size"]),
+                   fontsize=11, pad=24 if lines else 6)
+    axes.grid(axis="y", color="#dddddd", zorder=0)
+    if lines:  # above the plot, where no bar reaches
+        axes.legend(loc="lower left", bbox_to_anchor=(0, 1.0), ncol=2, fontsize=8, frameon=False)
+    figure.tight_layout()
+    save(plt, figure, path)
+
+
+def roofline(plt, facts, path):
+    intensity = facts["flops"] / facts["bytes"]  # flops per byte the problem must move
+    copy = facts["copy_gbps"]
+    peak = facts["peak_gflops"]
+    figure, axes = plt.subplots(figsize=(8, 5.2))
+    axes.set_xscale("log")
+    axes.set_yscale("log")
+    ridge = peak / copy if peak is not None else intensity
+    low, high = min(ridge, intensity) / 30, max(ridge, intensity) * 10
+    top_of_slope = min(ridge, high)
+    axes.plot([low, top_of_slope], [copy * low, copy * top_of_slope], color="#404040", linewidth=2,
+              label="copy roof: %s GB/s x intensity" % rate_text(copy))
+    if peak is not None:
+        axes.plot([ridge, high], [peak, peak], color="#404040", linewidth=2, linestyle=":",
+                  label=facts["peak_note"])
+    if peak is not None:
+        axes.annotate("ridge: %.1f flop/byte" % ridge, (ridge, peak), textcoords="offset points",
+                      xytext=(6, -14), ha="left", fontsize=8)
+    points = [(name, rate) for name, rate in facts["variants"] if rate is not None]
+    # Every point sits on one vertical line: labels alternate sides, by rate, so that
+    # neighbours do not overlap.
+    for i, (name, rate) in enumerate(sorted(points, key=lambda p: p[1])):
+        axes.plot([intensity], [rate], "o", color="#4878a8", zorder=3)
+        axes.annotate("%s  %s" % (name, rate_text(rate)), (intensity, rate), textcoords="offset points",
+                      xytext=(8 if i % 2 == 0 else -8, -3), ha="left" if i % 2 == 0 else "right",
+                      fontsize=8)
+    peer_name, peer_rate = facts["peer"]
+    if peer_rate is not None:
+        axes.plot([intensity], [peer_rate], "D", color="#c0504d", zorder=3, markerfacecolor="none",
+                  label="%s: %s GFLOP/s" % (peer_name, rate_text(peer_rate)))
+    shown = [rate for _, rate in points] + ([peer_rate] if peer_rate is not None else [])
+    top = max(shown + [peak or 0, copy * low])
+    axes.set_ylim(min(shown + [copy * low]) / 2, top * 3)
+    axes.set_xlim(low, high)
+    axes.axvline(intensity, color="#bbbbbb", linewidth=1, zorder=1)
+    axes.set_xlabel("arithmetic intensity, flop per byte of what the problem must move (here %.0f)"
+                    % intensity)
+    axes.set_ylabel("GFLOP/s (log scale)")
+    title = "%s: roofline\n%s, size %s" % (facts["lab"], facts["gpu"], facts["size"])
+    axes.set_title(title if peak is not None else title + "\n" + facts["peak_note"], fontsize=11)
+    axes.grid(which="major", color="#dddddd", zorder=0)
+    axes.legend(loc="upper left", fontsize=8, framealpha=0.9)
+    figure.tight_layout()
+    save(plt, figure, path)
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sm-clock-mhz", type=float, help="SM clock for the FP32 peak, in MHz")
+    parser.add_argument("json", help="the runner's --json output")
+    parser.add_argument("out_dir", help="the folder the SVG files go to")
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:
+        return 0 if e.code == 0 else 2
+    if args.sm_clock_mhz is not None and not (0 < args.sm_clock_mhz < 1e5):
+        print("error: --sm-clock-mhz must be a clock in MHz", file=sys.stderr)
+        return 2
+    if not os.path.isdir(args.out_dir):
+        print("error: no folder %s" % args.out_dir, file=sys.stderr)
+        return 2
+    try:
+        facts = load(args.json, args.sm_clock_mhz)
+    except InputError as e:
+        print("error: %s: %s" % (args.json, e), file=sys.stderr)
+        return 2
+    plt = matplotlib_pyplot()
+    if plt is None:
+        print("matplotlib not found for %s (on Debian: apt-get install python3-matplotlib, then run "
+              "this with /usr/bin/python3): skipped" % sys.executable)
+        return 77
+    written = [os.path.join(args.out_dir, facts["lab"] + "-staircase.svg")]
+    staircase(plt, facts, written[0])
+    if facts["flops"] > 0:
+        written.append(os.path.join(args.out_dir, facts["lab"] + "-roofline.svg"))
+        roofline(plt, facts, written[1])
+    for path in written:
+        print("wrote %s" % path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
