@@ -219,7 +219,7 @@ int pp_parse_options(int argc, char **argv, pp_options *opt, FILE *err) {
     } else if (!strcmp(flag, "--warmup")) {
       status = parse_int(flag, value, 0, &opt->warmup, err);
     } else if (!strcmp(flag, "--max-shared-kib")) {
-      status = parse_positive_int(flag, value, &opt->max_shared_kib, err);
+      status = parse_int(flag, value, 1, &opt->max_shared_kib, err);
     } else if (!strcmp(flag, "--variant")) {
       opt->variants = value;
     } else if (!strcmp(flag, "--dataset")) {

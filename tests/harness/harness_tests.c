@@ -231,7 +231,7 @@ static int exists(const char *path) {
 static void test_output_paths(const char *results_dir) {
   FILE *sink = tmpfile();
   pp_options o;
-  char missing_folder[4096], trailing_slash[4096], under_file[4096], fresh[4096];
+  char missing_folder[4096], trailing_slash[4096], fresh[4096], under_file[sizeof fresh + 16];
   snprintf(missing_folder, sizeof missing_folder, "%s/no-such-folder/out.json", results_dir);
   snprintf(trailing_slash, sizeof trailing_slash, "%s/", results_dir);
   snprintf(fresh, sizeof fresh, "%s/options-never-written.json", results_dir);
