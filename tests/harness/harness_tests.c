@@ -8,6 +8,7 @@
 
 #include "pp/buffer.h"
 #include "pp/cli.h"
+#include "pp/exact.h"
 #include "pp/random.h"
 #include "pp/reference.h"
 #include "pp/report.h"
@@ -166,6 +167,23 @@ static void test_random(void) {
     seen[k[i] + 3] = 1;
   }
   for (int v = 0; v < 7; ++v) EXPECT(seen[v]);
+
+  /* Telescoping ints: large, even, alternating in sign, every prefix sum
+   * within int32 and even, every pair of one index parity past it. */
+  pp_fill_telescoping_i32(k, N, 7, 4);
+  int64_t prefix = 0;
+  for (int i = 0; i < N; ++i) {
+    int64_t x = k[i], magnitude = x < 0 ? -x : x;
+    EXPECT(magnitude >= (1ll << 30) && magnitude <= (1ll << 31) - 4 && x % 2 == 0);
+    EXPECT((x < 0) == (i % 2 == 0));
+    prefix += x;
+    EXPECT(prefix >= INT32_MIN && prefix <= INT32_MAX && prefix % 2 == 0);
+    if (i >= 2) {
+      int64_t pair = x + k[i - 2];
+      EXPECT(pair <= INT32_MIN || pair > INT32_MAX);
+    }
+  }
+  EXPECT(pp_reference_sum_i32(k, N) == prefix);
   free(k);
   free(x);
   free(y);
