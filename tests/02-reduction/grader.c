@@ -21,7 +21,8 @@
  *   computes the true sum modulo 2^32, and the one int congruent to it is the
  *   true sum itself, since that fits int. Yet no order stays small: every
  *   element is past 2^24 (and seldom a float), so a float accumulator, or a
- *   sum that converts an element to float, errs; and any two elements whose
+ *   sum that converts an element to float, rounds and almost never lands on
+ *   the exact answer (mutant int-sum-in-float); and any two elements whose
  *   indices have the same parity sum to at least 2^31 in magnitude, so the
  *   strided and sequential-addressing orders of the ladder pass through int's
  *   wrap-around. The reference does not wrap: its own order (a grid-stride
