@@ -54,4 +54,16 @@ static inline PP_HOST_DEVICE int32_t pp_int_value(uint64_t bits, int32_t lo, uin
   return (int32_t)(lo + (int64_t)pp_bits_below(bits, range));
 }
 
+/* r(k) of the telescoping ints: even, of magnitude in [2^29, 2^30 - 2], with
+ * the sign of (-1)^k. */
+static inline PP_HOST_DEVICE int32_t pp_telescoping_point(uint64_t key, uint64_t k) {
+  int32_t magnitude = (int32_t)((1u << 29) + 2 * pp_bits_below(pp_bits_at(key, k), 1u << 28));
+  return k & 1 ? -magnitude : magnitude;
+}
+
+/* r(index + 1) - r(index): opposite signs, so the magnitudes add, at most 2^31 - 4. */
+static inline PP_HOST_DEVICE int32_t pp_telescoping_value(uint64_t key, uint64_t index) {
+  return pp_telescoping_point(key, index + 1) - pp_telescoping_point(key, index);
+}
+
 #endif

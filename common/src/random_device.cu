@@ -14,7 +14,7 @@ template <typename T, typename Value>
 __global__ void fill_kernel(T *x, size_t n, uint64_t key, Value value) {
   for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
        i += (size_t)gridDim.x * blockDim.x)
-    x[i] = value(pp_bits_at(key, i));
+    x[i] = value(key, i);
 }
 
 template <typename T, typename Value>
@@ -24,19 +24,28 @@ void fill(T *x, size_t n, uint64_t seed, uint64_t stream, Value value) {
   PP_CHECK_LAUNCH();
 }
 
-// The value of one element, from its random bits: one functor per distribution.
+// The value of element i of the array with this key: one functor per distribution.
 struct uniform_f32 {
   double lo, step;
-  __device__ float operator()(uint64_t bits) const { return pp_uniform_value(bits, lo, step); }
+  __device__ float operator()(uint64_t key, size_t i) const {
+    return pp_uniform_value(pp_bits_at(key, i), lo, step);
+  }
 };
 struct nonzero_int_f32 {
   int max_abs;
-  __device__ float operator()(uint64_t bits) const { return pp_nonzero_int_value(bits, max_abs); }
+  __device__ float operator()(uint64_t key, size_t i) const {
+    return pp_nonzero_int_value(pp_bits_at(key, i), max_abs);
+  }
 };
 struct int_i32 {
   int32_t lo;
   uint64_t range;
-  __device__ int32_t operator()(uint64_t bits) const { return pp_int_value(bits, lo, range); }
+  __device__ int32_t operator()(uint64_t key, size_t i) const {
+    return pp_int_value(pp_bits_at(key, i), lo, range);
+  }
+};
+struct telescoping_i32 {
+  __device__ int32_t operator()(uint64_t key, size_t i) const { return pp_telescoping_value(key, i); }
 };
 
 }  // namespace
@@ -54,4 +63,8 @@ extern "C" void pp_fill_nonzero_ints_f32_device(float *x, size_t n, int max_abs,
 extern "C" void pp_fill_ints_i32_device(int32_t *x, size_t n, int32_t lo, int32_t hi, uint64_t seed,
                                         uint64_t stream) {
   fill(x, n, seed, stream, int_i32{lo, (uint64_t)((int64_t)hi - lo) + 1});
+}
+
+extern "C" void pp_fill_telescoping_i32_device(int32_t *x, size_t n, uint64_t seed, uint64_t stream) {
+  fill(x, n, seed, stream, telescoping_i32{});
 }

@@ -2,24 +2,47 @@
  * array. The dataset picks the element type, so that every variant is
  * checked with its int launcher and with its float launcher.
  *
- * - int: nonzero ints in [-M, M], M = min(2^20, (2^31 - 1) / n). Whatever the
- *   order of additions, a partial sum adds at most n terms of magnitude at
- *   most M, so it stays within n M <= 2^31 - 1: int never overflows, and the
- *   only right answer is the exact one (the reference adds in int64). Small
- *   sizes get values up to 2^20; the largest graded size, 2^30 + 1, gets +-1.
- *   (Past 2^31 - 1 elements, which only --size can ask for, M stays 1; a
- *   partial sum of fixed order then passes 2^31 with probability below
- *   2 exp(-2^21) up to n = 2^40, by Hoeffding's inequality.)
+ * The inputs are drawn on the GPU (the device fills of pp/random.h) and the
+ * references are computed there too, exactly, in 128-bit integers
+ * (pp/exact.h): ints as they are, floats as integer numbers of units 2^-24
+ * (every float of the two float datasets is a multiple of 2^-24, below 2^25
+ * units). The exact sum and sum of magnitudes are rounded once to double:
+ * exact for the integer data (integers below 2^53), within a relative 2^-53
+ * for float-uniform, which shifts its check by at most 2^-52 sum|x|, under
+ * 2^-28 of its tolerance (at least u sum|x| = 2^-24 sum|x|). No step of
+ * grading does O(n) work on the host; the CPU reference, timed for the
+ * table, gets the input from the device first (cpu_prepare, untimed).
+ *
+ * - int: large ints that telescope (pp_fill_telescoping_i32()): in[i] =
+ *   r(i + 1) - r(i), every |in[i]| in [2^30, 2^31 - 4], even, with r(k) even
+ *   and below 2^30 in magnitude. The true sum, r(n) - r(0), fits int (and is
+ *   even, so never -1, the poison). Any correct order of int additions gives
+ *   it exactly: int addition on the GPU wraps modulo 2^32, every order
+ *   computes the true sum modulo 2^32, and the one int congruent to it is the
+ *   true sum itself, since that fits int. Yet no order stays small: every
+ *   element is past 2^24 (and seldom a float), so a float accumulator, or a
+ *   sum that converts an element to float, rounds and almost never lands on
+ *   the exact answer (mutant int-sum-in-float); and any two elements whose
+ *   indices have the same parity sum to at least 2^31 in magnitude, so the
+ *   strided and sequential-addressing orders of the ladder pass through int's
+ *   wrap-around. The reference does not wrap: its own order (a grid-stride
+ *   loop, a tree over threads 128 apart) groups elements of one index parity
+ *   too, into partial sums of up to 31 + log2(n) bits, and it adds them in
+ *   128-bit integers.
  * - float-small-integers: nonzero integers in [-16, 16], as floats. For any
  *   order of additions fixed before the data is seen, every partial sum stays
- *   below 2^24 in magnitude (Hoeffding: a sum of m <= 2^31 terms of range 32
- *   reaches 2^24 with probability at most 2 exp(-2 * 2^48 / (32^2 m)) <=
- *   2 exp(-256), and there are fewer than 2^32 partial sums), so every partial
- *   sum is exact in float: the exact answer is demanded. A missed, repeated
- *   or raced element shows in both exact datasets.
- * - float-uniform: uniform in [0.5, 1.5), judged against a compensated double
- *   reference with an error bound for the ladder's orders (tolerance() below).
- *   Catches lost precision and wrong types; timed by the bench.
+ *   below 2^24 in magnitude: by Hoeffding's inequality a sum of m <= n terms
+ *   of range 32 reaches 2^24 with probability at most
+ *   2 exp(-2 * 2^48 / (32^2 m)) <= 2 exp(-2^39 / n), and an order has fewer
+ *   than n partial sums, so the chance that any does is below
+ *   2n exp(-2^39 / n): 10^-45 at the large test's 2^32 + 3, 10^-17 at 2^33.
+ *   So every partial sum is exact in float, and the exact answer is demanded.
+ *   Past 2^33 elements (only --size reaches it) that chance grows fast
+ *   (4 10^-4 at 2^34), so there the float-uniform bound applies instead.
+ *   A missed, repeated or raced element shows in both exact datasets.
+ * - float-uniform: uniform in [0.5, 1.5), judged against the exact reference
+ *   with an error bound for the ladder's orders (tolerance() below). Catches
+ *   lost precision and wrong types; timed by the bench.
  */
 #include <math.h>
 #include <stdint.h>
@@ -29,6 +52,7 @@
 #include "reduction.h"
 #include "pp/buffer.h"
 #include "pp/check.h"
+#include "pp/exact.h"
 #include "pp/lab.h"
 #include "pp/random.h"
 #include "pp/reference.h"
@@ -43,6 +67,10 @@ enum { INTS, FLOAT_SMALL_INTEGERS, FLOAT_UNIFORM };
 static const char *const datasets[] = {"int", "float-small-integers", "float-uniform", NULL};
 
 #define SMALL_INTEGER_MAX 16
+/* Every float of both float datasets is a multiple of 2^-24. */
+#define FLOAT_FRAC_BITS 24
+/* Up to this n, every partial sum of float-small-integers is exact (see the top). */
+#define EXACT_SMALL_INTEGERS_MAX ((size_t)1 << 33)
 
 /* 0 to 5 and 31 to 33 for the four-element vectors and their tail; block
  * boundaries for 256 elements per block (v0..v2), 512 (v3..v5), 1024 (v7,
@@ -61,13 +89,14 @@ static const char *const quick_sizes[] = {"0", "1", "33", "257", "1025", "8193",
 
 typedef struct reduce_state {
   size_t n;
-  void *host;          /* n ints or n floats, as the dataset says */
-  pp_buffer input;     /* the same on the device */
+  pp_buffer input;     /* n ints or n floats, as the dataset says */
   pp_buffer result;    /* one element */
   pp_buffer workspace; /* REDUCE_WORKSPACE_BYTES(n) */
   int dataset;
-  double want;    /* the sum: exact for the integer datasets, compensated for float-uniform */
+  double want;    /* the exact sum, rounded to double (exact for the integer datasets) */
   double sum_abs; /* sum of |in[i]|, which scales the float bound */
+  void *host;     /* a host copy of the input for the CPU reference, made by cpu_prepare() */
+  double cpu;     /* the CPU reference's answer (timed for the table only) */
 } reduce_state;
 
 static int variant_count(void) {
@@ -92,50 +121,34 @@ static double bytes_moved(const pp_size *size) {
 static void *create(const pp_size *size) {
   reduce_state *s = pp_host_alloc(sizeof *s);
   s->n = size->dim[0];
-  s->host = pp_host_alloc(s->n * sizeof(float));
   s->input = pp_buffer_alloc(s->n * sizeof(float));
   s->result = pp_buffer_alloc(sizeof(float));
   s->workspace = pp_buffer_alloc(REDUCE_WORKSPACE_BYTES(s->n));
+  s->host = NULL;
   return s;
 }
 
-/* The largest magnitude of the int data at length n; see the top. */
-static int32_t int_range(size_t n) {
-  const size_t most = (size_t)1 << 20;
-  size_t m = n ? (size_t)INT32_MAX / n : most;
-  return m < 1 ? 1 : m > most ? (int32_t)most : (int32_t)m;
-}
-
-static void fill_ints(reduce_state *s, uint64_t seed) {
-  int32_t *x = s->host, m = int_range(s->n);
-  pp_fill_ints_i32(x, s->n, -m, m - 1, seed, 1);
-  for (size_t i = 0; i < s->n; ++i)
-    if (x[i] >= 0) ++x[i]; /* [-m, m - 1] onto the nonzero [-m, m] */
-  int64_t sum = pp_reference_sum_i32(x, s->n);
-  /* A result never written reads -1, the poison: keep -1 from being right. */
-  if (sum == -1) {
-    sum -= 2 * (int64_t)x[0];
-    x[0] = -x[0];
-  }
-  s->want = (double)sum; /* |sum| <= 2^31: exact in double */
-  s->sum_abs = 0.0;      /* not needed: ints are checked exactly */
+/* The exact sum of in[first, n) on the GPU, for the dataset of the last fill. */
+static pp_sum exact_sum_from(const reduce_state *s, size_t first) {
+  if (s->dataset == INTS)
+    return pp_exact_rounded(pp_exact_sum_i32_device((const int32_t *)s->input.device + first,
+                                                    s->n - first));
+  return pp_exact_rounded(
+      pp_exact_sum_f32_device((const float *)s->input.device + first, s->n - first, FLOAT_FRAC_BITS));
 }
 
 static void fill(void *state, uint64_t seed, int dataset) {
   reduce_state *s = state;
   s->dataset = dataset;
-  if (dataset == INTS) {
-    fill_ints(s, seed);
-  } else {
-    if (dataset == FLOAT_SMALL_INTEGERS)
-      pp_fill_nonzero_ints_f32(s->host, s->n, SMALL_INTEGER_MAX, seed, 1);
-    else
-      pp_fill_uniform_f32(s->host, s->n, 0.5f, 1.5f, seed, 1);
-    pp_sum sum = pp_reference_sum_f32(s->host, s->n);
-    s->want = sum.value;
-    s->sum_abs = sum.abs;
-  }
-  pp_buffer_upload(&s->input, s->host);
+  if (dataset == INTS)
+    pp_fill_telescoping_i32_device(s->input.device, s->n, seed, 1);
+  else if (dataset == FLOAT_SMALL_INTEGERS)
+    pp_fill_nonzero_ints_f32_device(s->input.device, s->n, SMALL_INTEGER_MAX, seed, 1);
+  else
+    pp_fill_uniform_f32_device(s->input.device, s->n, 0.5f, 1.5f, seed, 1);
+  pp_sum sum = exact_sum_from(s, 0);
+  s->want = sum.value;
+  s->sum_abs = sum.abs;
 }
 
 static void prepare(void *state) {
@@ -184,22 +197,22 @@ static double chain_length(size_t n) {
 }
 
 static double tolerance(const reduce_state *s) {
-  return s->dataset == FLOAT_UNIFORM ? pp_sum_error_bound(chain_length(s->n), s->sum_abs) : 0.0;
+  int exact = s->dataset == INTS ||
+              (s->dataset == FLOAT_SMALL_INTEGERS && s->n <= EXACT_SMALL_INTEGERS_MAX);
+  return exact ? 0.0 : pp_sum_error_bound(chain_length(s->n), s->sum_abs);
 }
 
 /* For a wrong exact sum: the largest k < n that is n rounded down to a
  * multiple of 4, 8, ..., 8192 with in[0, k) summing to `got`, which suggests
- * the elements from in[k] on were never added; 0 if there is none. Sums of
- * the integer datasets are exact in double. */
+ * the elements from in[k] on were never added; 0 if there is none. The sums
+ * are exact in double, and in[0, k) of the int data sums to r(k) - r(0),
+ * within int: no wrap-around to account for. */
 static size_t missing_tail(const reduce_state *s, double got) {
   size_t found = 0;
   for (size_t group = 4; group <= 8192; group *= 2) {
     size_t k = s->n / group * group;
     if (k == s->n || k <= found) continue;
-    double tail = 0.0;
-    for (size_t i = k; i < s->n; ++i)
-      tail += s->dataset == INTS ? ((const int32_t *)s->host)[i] : ((const float *)s->host)[i];
-    if (s->want - tail == got) found = k;
+    if (s->want - exact_sum_from(s, k).value == got) found = k;
   }
   return found;
 }
@@ -219,7 +232,7 @@ static void explain(const reduce_state *s, double got, int unwritten, pp_verdict
     snprintf(note, len,
              "result is NaN: read past the end of in (the guard there is NaN), or a partial sum "
              "that was never written");
-  else if (s->dataset == FLOAT_UNIFORM)
+  else if (tolerance(s) > 0.0)
     snprintf(note, len, "got %.9g, want %.9g within %.3g (gamma_L * sum|x|, L = %.0f); off by %.3g",
              got, s->want, tolerance(s), chain_length(s->n), got - s->want);
   else if ((k = missing_tail(s, got)) != 0)
@@ -229,22 +242,21 @@ static void explain(const reduce_state *s, double got, int unwritten, pp_verdict
              got, s->want, k, s->n - k, k);
   else
     snprintf(note, len,
-             "got %.17g, want exactly %.17g (integer data: every order of additions is exact); "
-             "off by %+.17g: an element missed or added twice, a race, or a read past the end "
-             "(ints there read -1)",
-             got, s->want, got - s->want);
+             "got %.17g, want exactly %.17g (exact in any correct order); off by %+.17g: an "
+             "element missed or added twice, a race, a read past the end (ints there read -1)%s",
+             got, s->want, got - s->want, s->dataset == INTS ? ", or ints added as floats" : "");
 }
 
 static void check(void *state, int v, pp_verdict *verdict) {
   reduce_state *s = state;
-  (void)v;
+  (void)v; /* every variant is judged alike */
   double got;
   int unwritten;
   if (s->dataset == INTS) {
     int32_t x;
     pp_buffer_download(&s->result, &x, sizeof x);
     got = x;
-    unwritten = x == -1; /* fill() keeps -1 from being the right answer */
+    unwritten = x == -1; /* the int data's sums are even: -1 is never right */
   } else {
     float x;
     pp_buffer_download(&s->result, &x, sizeof x);
@@ -259,12 +271,18 @@ static void check(void *state, int v, pp_verdict *verdict) {
   if (!verdict->correct) explain(s, got, unwritten, verdict);
 }
 
+static void cpu_prepare(void *state) {
+  reduce_state *s = state;
+  if (!s->host) s->host = pp_host_alloc(s->n * sizeof(float));
+  pp_buffer_download(&s->input, s->host, s->n * sizeof(float));
+}
+
 static void cpu_reference(void *state) {
   reduce_state *s = state;
   if (s->dataset == INTS)
-    s->want = (double)pp_reference_sum_i32(s->host, s->n);
+    s->cpu = (double)pp_reference_sum_i32(s->host, s->n);
   else
-    s->want = pp_reference_sum_f32(s->host, s->n).value;
+    s->cpu = pp_reference_sum_f32(s->host, s->n).value;
 }
 
 static void destroy(void *state) {
@@ -297,6 +315,7 @@ const pp_problem pp_lab = {
     .prepare = prepare,
     .launch = launch,
     .check = check,
+    .cpu_prepare = cpu_prepare,
     .cpu_reference = cpu_reference,
     .destroy = destroy,
 };

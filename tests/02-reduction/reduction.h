@@ -16,8 +16,10 @@
  * - workspace holds REDUCE_WORKSPACE_BYTES(n) bytes of device scratch,
  *   256-byte aligned, also poisoned before every run: clear whatever must
  *   start at zero.
- * - The grader's ints are small enough that no partial sum, in any order of
- *   additions, overflows int: int sums are checked exactly.
+ * - The grader's ints are large (each at least 2^30 in magnitude, so two of
+ *   them can overflow int), but their true sum fits int. int addition on the
+ *   GPU wraps around modulo 2^32, so any order of int additions gives the
+ *   true sum exactly, and exactly that is demanded.
  */
 #ifndef REDUCTION_H
 #define REDUCTION_H

@@ -8,6 +8,7 @@
 
 #include "pp/buffer.h"
 #include "pp/cli.h"
+#include "pp/exact.h"
 #include "pp/random.h"
 #include "pp/reference.h"
 #include "pp/report.h"
@@ -91,6 +92,36 @@ static void test_reference(void) {
   EXPECT(pp_reference_sum_i32(big, 3) == 4294967296LL);
 }
 
+static double to_double(int64_t hi, uint64_t lo, int frac_bits) {
+  pp_int128 x = {lo, hi};
+  return pp_int128_to_double(x, frac_bits);
+}
+
+static void test_exact(void) {
+  EXPECT(to_double(0, 0, 0) == 0.0);
+  EXPECT(to_double(0, 5, 0) == 5.0);
+  EXPECT(to_double(-1, (uint64_t)-5, 0) == -5.0); /* two's complement across both halves */
+  EXPECT(to_double(0, 3, 1) == 1.5);
+  EXPECT(to_double(-1, (uint64_t)-3, 48) == -3 * 0x1p-48);
+  EXPECT(to_double(1, 0, 0) == 0x1p64);
+  EXPECT(to_double(-1, 0, 0) == -0x1p64);
+  EXPECT(to_double(INT64_MIN, 0, 0) == -0x1p127);
+  EXPECT(to_double(INT64_MAX, UINT64_MAX, 0) == 0x1p127);
+  /* One rounding, to nearest, ties to even: 2^53 + 1 is a tie, 2^53 + 3 one too (up). */
+  EXPECT(to_double(0, (1ull << 53) + 1, 0) == 0x1p53);
+  EXPECT(to_double(0, (1ull << 53) + 3, 0) == 0x1p53 + 4.0);
+  /* 2^117 + 2^64 is a tie (to even: down); one unit more, among the bits shifted
+   * out of the high half, tips it up. Two roundings would lose that unit. */
+  EXPECT(to_double((1ll << 53) + 1, 0, 0) == 0x1p117);
+  EXPECT(to_double((1ll << 53) + 1, 1, 0) == 0x1p117 + 0x1p65);
+  EXPECT(to_double(-((1ll << 53) + 2), UINT64_MAX, 0) == -(0x1p117 + 0x1p65)); /* -(2^117 + 2^64 + 1) */
+  EXPECT(to_double((1ll << 53) + 1, 1, 100) == 0x1p17 + 0x1p-35);
+
+  pp_exact e = {{3, 0}, {5, 0}, 1};
+  pp_sum rounded = pp_exact_rounded(e);
+  EXPECT(rounded.value == 1.5 && rounded.abs == 2.5);
+}
+
 static int all_equal(const float *x, const float *y, size_t n) {
   return memcmp(x, y, n * sizeof *x) == 0;
 }
@@ -136,6 +167,23 @@ static void test_random(void) {
     seen[k[i] + 3] = 1;
   }
   for (int v = 0; v < 7; ++v) EXPECT(seen[v]);
+
+  /* Telescoping ints: large, even, alternating in sign, every prefix sum
+   * within int32 and even, every pair of one index parity past it. */
+  pp_fill_telescoping_i32(k, N, 7, 4);
+  int64_t prefix = 0;
+  for (int i = 0; i < N; ++i) {
+    int64_t x = k[i], magnitude = x < 0 ? -x : x;
+    EXPECT(magnitude >= (1ll << 30) && magnitude <= (1ll << 31) - 4 && x % 2 == 0);
+    EXPECT((x < 0) == (i % 2 == 0));
+    prefix += x;
+    EXPECT(prefix >= INT32_MIN && prefix <= INT32_MAX && prefix % 2 == 0);
+    if (i >= 2) {
+      int64_t pair = x + k[i - 2];
+      EXPECT(pair <= INT32_MIN || pair > INT32_MAX);
+    }
+  }
+  EXPECT(pp_reference_sum_i32(k, N) == prefix);
   free(k);
   free(x);
   free(y);
@@ -329,6 +377,7 @@ int main(int argc, char **argv) {
   if (!strcmp(group, "tolerance")) test_tolerance();
   else if (!strcmp(group, "compare")) test_compare();
   else if (!strcmp(group, "reference")) test_reference();
+  else if (!strcmp(group, "exact")) test_exact();
   else if (!strcmp(group, "random")) test_random();
   else if (!strcmp(group, "count")) test_count();
   else if (!strcmp(group, "options")) test_options();

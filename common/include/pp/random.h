@@ -63,6 +63,23 @@ void pp_fill_nonzero_ints_f32(float *x, size_t n, int max_abs, uint64_t seed, ui
 void pp_fill_ints_i32(int32_t *x, size_t n, int32_t lo, int32_t hi, uint64_t seed, uint64_t stream);
 
 /**
+ * Fills @p x with large ints whose sums over any range telescope:
+ * x[i] = r(i + 1) - r(i), where r(k) is even, of magnitude in [2^29, 2^30),
+ * with the sign of (-1)^k. So every |x[i]| lies in [2^30, 2^31 - 4] (past
+ * float's exact integers, and seldom a float), every x[i] is even, the sum of
+ * any x[a..b) is r(b) - r(a), within int32 and even (never -1, the poison),
+ * while the sum of any two elements whose indices have the same parity is at
+ * least 2^31 in magnitude: an order of additions that groups such elements
+ * passes through int32's wrap-around (or needs 64 bits) on the way to the
+ * exact total.
+ * @param x       the array
+ * @param n       its length
+ * @param seed    the run's seed
+ * @param stream  which array
+ */
+void pp_fill_telescoping_i32(int32_t *x, size_t n, uint64_t seed, uint64_t stream);
+
+/**
  * pp_fill_uniform_f32() on device memory: the same values, element for
  * element, enqueued on the default stream.
  * @param x       the device array
@@ -94,6 +111,15 @@ void pp_fill_nonzero_ints_f32_device(float *x, size_t n, int max_abs, uint64_t s
  * @param stream  which array
  */
 void pp_fill_ints_i32_device(int32_t *x, size_t n, int32_t lo, int32_t hi, uint64_t seed, uint64_t stream);
+
+/**
+ * pp_fill_telescoping_i32() on device memory: the same values, enqueued on the default stream.
+ * @param x       the device array
+ * @param n       its length
+ * @param seed    the run's seed
+ * @param stream  which array
+ */
+void pp_fill_telescoping_i32_device(int32_t *x, size_t n, uint64_t seed, uint64_t stream);
 
 #ifdef __cplusplus
 }
