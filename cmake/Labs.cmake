@@ -16,6 +16,7 @@
 #                                 not fit): a size too costly to repeat in every test
 # and <lab>.perf: one timed run; the last variant must beat the first by
 # MIN_SPEEDUP (a generous ratio, never a time).
+# pp_add_crosscheck() adds <lab>.crosscheck: the grader's GPU side against its CPU side.
 # With PP_GRADE=all, also:
 #   <lab>.skeleton.<variant>      the skeleton: GIVEN variants pass, the rest fail cleanly
 #   <lab>.skeleton-drift          labs/ is what pp-skeleton makes of solutions/
@@ -116,6 +117,23 @@ endif()
 function(pp_gpu_test name)
   add_test(NAME ${name} COMMAND ${ARGN})
   set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT ${PP_GPU_TEST_TIMEOUT})
+endfunction()
+
+# <lab>.crosscheck: bin/<lab>-crosscheck, built from <source> (which includes
+# the lab's grader.c) and the libraries after it, holds the grader's GPU
+# generator, reference and comparison against its CPU ones. It tests the
+# grader, not a student's code, so a submission's build leaves it out.
+function(pp_add_crosscheck lab source)
+  if(PP_GRADE STREQUAL "submission")
+    return()
+  endif()
+  add_executable(${lab}-crosscheck ${source})
+  target_include_directories(${lab}-crosscheck PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}
+                             ${PROJECT_SOURCE_DIR}/tests/harness)
+  target_link_libraries(${lab}-crosscheck PRIVATE pp ${ARGN})
+  target_compile_options(${lab}-crosscheck PRIVATE -Wall -Wextra)
+  pp_gpu_test(${lab}.crosscheck ${lab}-crosscheck)
+  set_tests_properties(${lab}.crosscheck PROPERTIES LABELS "${lab};gpu;crosscheck")
 endfunction()
 
 function(pp_lab_runner target source grader)

@@ -5,19 +5,6 @@
 
 #include "pp/buffer.h"
 
-double pp_gamma(double k) {
-  double ku = k * PP_FLOAT_UNIT_ROUNDOFF;
-  return ku < 1.0 ? ku / (1.0 - ku) : INFINITY;
-}
-
-double pp_sum_error_bound(double chain, double sum_abs) {
-  return sum_abs == 0.0 ? 0.0 : pp_gamma(chain) * sum_abs;
-}
-
-int pp_within(double got, double want, double bound) {
-  return isfinite(got) && fabs(got - want) <= bound;
-}
-
 int pp_is_poison_f32(float x) {
   unsigned char bytes[sizeof x];
   memcpy(bytes, &x, sizeof x);
@@ -42,7 +29,9 @@ size_t pp_compare_f32(const float *got, const double *want, const double *bounds
   memset(m, 0, sizeof *m);
   for (size_t i = 0; i < n; ++i) {
     if (pp_within(got[i], want[i], bounds[i])) {
-      if (bounds[i] > 0.0) m->worst_ratio = fmax(m->worst_ratio, fabs(got[i] - want[i]) / bounds[i]);
+      double error = fabs(got[i] - want[i]);
+      if (bounds[i] > 0.0) m->worst_ratio = fmax(m->worst_ratio, error / bounds[i]);
+      if (want[i] != 0.0) m->worst_rel = fmax(m->worst_rel, error / fabs(want[i]));
     } else {
       record(m, i, got[i], want[i], bounds[i], pp_is_poison_f32(got[i]));
     }

@@ -2,16 +2,32 @@
  * every section of an array (sections of 1 to 2048 elements).
  *
  * Four datasets, element type by form:
- * - int-inclusive, int-exclusive: int32 uniform in [-2^19, 2^19]. Every
- *   prefix of a section (at most 2048 terms) stays below 2^30 in magnitude,
- *   so int32 arithmetic is exact in any order: the exact answer is demanded.
- *   Sums beyond 2^24 are common, so int data added up in float shows too.
+ * - int-inclusive, int-exclusive: int32 uniform in [lo, hi], hi = floor((2^31
+ *   - 1) / section), lo = -floor(hi / 4) (compare.h). Whatever the order of
+ *   additions, a scan of a section only ever adds up runs of consecutive
+ *   elements of that section, at most `section` of them: every such sum lies
+ *   in [section lo, section hi], inside int32, so int32 arithmetic is exact
+ *   and the exact answer is demanded. And the results pass 2^24 in
+ *   magnitude: in sections of up to 128 elements the elements themselves
+ *   reach past it (hi >= 2^24), and in longer ones the sums drift upward by
+ *   3 hi / 8 = 3 (2^31 - 1) / (8 section) per element on average, past 2^24
+ *   within the first section / 48 elements or so (the cross-check test
+ *   asserts it). So int data added up in float, or read as float, shows;
+ *   negative elements (a fifth of them) keep signs in play.
  * - float-inclusive, float-exclusive: uniform in [0.5, 1.5), judged per
- *   element against a double reference (see tolerance below). Every element
+ *   element against an exact reference (see tolerance below). Every element
  *   is at least 0.5, more than the largest bound (0.25 at 2048 terms), so an
  *   element missed or added twice anywhere is caught in float data too.
  * The exclusive form is not the inclusive one minus the element: for float
  * data that subtraction loses the bound at the start of a section.
+ *
+ * The data is drawn on the GPU, and judged there (compare.cu): the input is
+ * regenerated from the seed and must be unchanged, and every output element
+ * is compared with the exact scan of its section, computed on the GPU from the
+ * regenerated input; only the first wrong element and the counts come back.
+ * The CPU reference below is timed for the table's "vs CPU" column, and the
+ * cross-check test (crosscheck.c) holds the GPU's reference to it, element by
+ * element and bit for bit.
  *
  * The size is "n" (sections of SCAN_DEFAULT_SECTION) or "n/section", e.g.
  * "2^28", "1000000/1025"; the section is 1 to SCAN_MAX_SECTION.
@@ -25,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "peer.h"
 #include "pp/buffer.h"
 #include "pp/check.h"
@@ -38,16 +55,16 @@ enum { INT_INCLUSIVE, INT_EXCLUSIVE, FLOAT_INCLUSIVE, FLOAT_EXCLUSIVE };
 static const char *const datasets[] = {"int-inclusive", "int-exclusive", "float-inclusive",
                                        "float-exclusive", NULL};
 
-#define INT_RANGE (1 << 19)
-
 /* Every section length of the issue (1, 2, 31, 32, 33, 1023, 1024, 1025,
  * 2047, 2048), each as one short section, one exact section and many
- * sections whose last is partial; the first split into two launches (more
- * than 2^20 sections); and one very large array, with a partial last section
- * (2^27+1: 512 MiB per array, graded with one seed). The perf test checks
- * every variant at 2^28 too, before and after timing. */
+ * sections whose last is partial; more than 2^20 sections (split into two
+ * launches), of 1, and of 2 and 3 with a partial last one; and one very large
+ * array, with a partial last section (2^27+1: 512 MiB per array, graded with
+ * one seed). The perf test checks every variant at 2^28 too, before and after
+ * timing. */
 static const char *const grade_sizes[] = {
-    "0",        "0/1",        "1/1",       "65537/1",   "2^20+1/1",  "2/2",       "999/2",
+    "0",        "0/1",        "1/1",       "65537/1",   "2^20+1/1",  "2^21+1/2",  "3145729/3",
+    "2/2",      "999/2",
     "30/31",    "31/31",      "1000/31",   "32/32",     "4097/32",   "33/33",     "1000/33",
     "1000/1023", "1023/1023", "5000/1023", "1024/1024", "1000000/1024", "1024/1025", "1025/1025",
     "3000/1025", "2046/2047", "10000/2047", "1",        "2047",      "2048",      "2049",
@@ -59,8 +76,9 @@ typedef struct scan_state {
   size_t n;
   int section;
   int dataset;
-  void *in;           /* host input: n int32 or n floats */
-  void *got;          /* host copy of the output (or of the input, to see it is unchanged) */
+  uint64_t seed;      /* of the last fill: the GPU regenerates the input from it */
+  /* For the CPU reference only (cpu_prepare() allocates them): */
+  void *in;           /* host copy of the input: n int32 or n floats */
   double *want_f64;   /* float data: the scan in double */
   int32_t *want_i32;  /* int data: the exact scan, in want_f64's memory */
   double *bound;      /* float data: the tolerance of each element */
@@ -162,25 +180,24 @@ static pp_variant_info variant(int index) {
 
 /* ---- inputs and reference ---- */
 
-/* Tolerance for float data. Output element i is a sum of m float terms:
- * m = its position in the section + 1 (inclusive) or its position
- * (exclusive). However a variant groups the additions (left to right,
- * Kogge-Stone's or Brent-Kung's trees, shuffles, CUB's), each term goes
- * through at most m - 1 roundings, so |computed - exact| <= gamma_{m-1} *
- * sum|terms| (Higham, Accuracy and Stability of Numerical Algorithms, 2nd
+/* Tolerance for float data (scan_tolerance() in compare.h). Output element i
+ * is a sum of m float terms: m = its position in the section + 1 (inclusive)
+ * or its position (exclusive). However a variant groups the additions (left
+ * to right, Kogge-Stone's or Brent-Kung's trees, shuffles, CUB's), each term
+ * goes through at most m - 1 roundings, so |computed - exact| <= gamma_{m-1}
+ * * sum|terms| (Higham, Accuracy and Stability of Numerical Algorithms, 2nd
  * ed., section 4.2, for any order of pairwise additions). The ladder's
  * longest chain is v0's, exactly m - 1 (Kogge-Stone's is ceil(log2 m),
  * Brent-Kung's at most 2 log2 m), so this bound holds for every rung; adding
- * the zeros of padding is exact. The reference adds the same terms in double
- * from left to right; its own error, at most (m - 1) 2^-53 sum|terms| to
- * first order, is added with a factor 2 to spare. For m = 0 and m = 1 the
- * bound is 0: 0 or the element itself, exactly. */
-static double tolerance(size_t terms, double sum_abs) {
-  double chain = terms > 0 ? (double)(terms - 1) : 0.0;
-  return pp_sum_error_bound(chain, sum_abs) + 2.0 * chain * 0x1p-53 * sum_abs;
-}
+ * the zeros of padding is exact. The tolerance adds 2 (m - 1) 2^-53 sum|terms|
+ * on top: twice what a double reference summed from left to right could be
+ * off. Both references are in fact exact (a sum of at most 2048 multiples of
+ * 2^-24 below 1.5 needs 36 bits, which double holds, in any order: the CPU's
+ * left to right and the GPU's tree in compare.cu alike), so that term is only
+ * a margin. For m = 0 and m = 1 the bound is 0: 0 or the element itself,
+ * exactly. */
 
-/* Scans every section of the host input in exact integers or in double. */
+/* Scans every section of the host input in exact integers or in double (exact too). */
 static void compute_reference(scan_state *s) {
   int exclusive = is_exclusive(s->dataset);
   for (size_t start = 0; start < s->n; start += (size_t)s->section) {
@@ -203,7 +220,7 @@ static void compute_reference(scan_state *s) {
           sum_abs += fabs(x[i]);
         }
         s->want_f64[i] = sum;
-        s->bound[i] = tolerance(terms, sum_abs);
+        s->bound[i] = scan_tolerance(terms, sum_abs);
         if (exclusive) {
           sum += x[i];
           sum_abs += fabs(x[i]);
@@ -215,14 +232,9 @@ static void compute_reference(scan_state *s) {
 
 static void *create(const pp_size *size) {
   scan_state *s = pp_host_alloc(sizeof *s);
+  memset(s, 0, sizeof *s);
   s->n = size->dim[0];
   s->section = (int)size->dim[1];
-  s->dataset = 0;
-  s->in = pp_host_alloc(s->n * sizeof(float));
-  s->got = pp_host_alloc(s->n * sizeof(float));
-  s->want_f64 = pp_host_alloc(s->n * sizeof(double));
-  s->want_i32 = (int32_t *)s->want_f64; /* one dataset at a time: they share the memory */
-  s->bound = pp_host_alloc(s->n * sizeof(double));
   s->din = pp_buffer_alloc(s->n * sizeof(float));
   s->dout = pp_buffer_alloc(s->n * sizeof(float));
   s->peer_temp = pp_buffer_alloc(scan_peer_temp_bytes(s->n, s->section));
@@ -232,12 +244,13 @@ static void *create(const pp_size *size) {
 static void fill(void *state, uint64_t seed, int dataset) {
   scan_state *s = state;
   s->dataset = dataset;
+  s->seed = seed;
   if (is_float(dataset))
-    pp_fill_uniform_f32(s->in, s->n, 0.5f, 1.5f, seed, 1);
+    pp_fill_uniform_f32_device(s->din.device, s->n, SCAN_FLOAT_LO, SCAN_FLOAT_HI, seed,
+                               SCAN_INPUT_STREAM);
   else
-    pp_fill_ints_i32(s->in, s->n, -INT_RANGE, INT_RANGE, seed, 1);
-  pp_buffer_upload(&s->din, s->in);
-  compute_reference(s);
+    pp_fill_ints_i32_device(s->din.device, s->n, scan_int_lo(s->section), scan_int_hi(s->section),
+                            seed, SCAN_INPUT_STREAM);
 }
 
 static void prepare(void *state) {
@@ -259,49 +272,52 @@ static void launch(void *state, int v, int dataset) {
 
 /* ---- checking ---- */
 
-/* Element i of the input and of the reference, as doubles. */
-static double input_at(const scan_state *s, size_t i) {
-  /* Both branches as double: `c ? float : int32_t` would round the int to float. */
-  return is_float(s->dataset) ? (double)((const float *)s->in)[i]
-                              : (double)((const int32_t *)s->in)[i];
-}
-
-static double want_at(const scan_state *s, size_t i) {
-  return is_float(s->dataset) ? s->want_f64[i] : (double)s->want_i32[i];
+/* Element i of a device array of the dataset's type, as a double; *poison says
+ * whether it holds the poison. One element crosses, for a failure note. */
+static double element_at(const scan_state *s, const pp_buffer *buf, size_t i, int *poison) {
+  union {
+    float f;
+    int32_t i;
+  } x;
+  PP_CHECK(cudaMemcpy(&x, (const char *)buf->device + i * sizeof x, sizeof x, cudaMemcpyDeviceToHost));
+  if (is_float(s->dataset)) {
+    if (poison) *poison = pp_is_poison_f32(x.f);
+    return x.f;
+  }
+  if (poison) *poison = x.i == -1;
+  return x.i;
 }
 
 /* Whether a wrong value is recognizably some other value; floats within a slack. */
-static int looks_like(const scan_state *s, double got, double other, size_t i) {
-  double slack = is_float(s->dataset) ? s->bound[i] + 1e-5 * fabs(other) : 0.0;
+static int looks_like(const scan_state *s, double got, double other, double bound) {
+  double slack = is_float(s->dataset) ? bound + 1e-5 * fabs(other) : 0.0;
   return fabs(got - other) <= slack;
 }
 
-/* What the first wrong element suggests. */
-static const char *hint(const scan_state *s, size_t i, double got, char *buf, size_t len) {
-  size_t position = i % (size_t)s->section;
-  double x = input_at(s, i), want = want_at(s, i);
-  const char *unwritten = "never written (still poison): a store skipped, or a section never "
-                          "launched (grid rounded down?)";
-  if (is_float(s->dataset)) {
-    float raw = ((const float *)s->got)[i];
-    if (pp_is_poison_f32(raw)) return unwritten;
-    if (isnan(raw))
-      return "NaN: read past the end of the input (its guard is NaN) or a shared slot never "
-             "written";
-  } else if (got == -1.0) {
-    return unwritten;
-  }
-  if (is_exclusive(s->dataset) && looks_like(s, got, want + x, i))
+/* What the first wrong element suggests. The input is unchanged (checked
+ * first), so its elements are read from the device. */
+static const char *hint(const scan_state *s, const pp_mismatch *m, char *buf, size_t len) {
+  size_t i = m->index, position = i % (size_t)s->section;
+  double got = m->got, want = m->want;
+  int poison;
+  element_at(s, &s->dout, i, &poison);
+  if (poison)
+    return "never written (still poison): a store skipped, or a section never launched (grid "
+           "rounded down?)";
+  if (isnan(got))
+    return "NaN: read past the end of the input (its guard is NaN) or a shared slot never written";
+  double x = element_at(s, &s->din, i, NULL);
+  if (is_exclusive(s->dataset) && looks_like(s, got, want + x, m->bound))
     return "that is the inclusive scan's value: the exclusive form puts x[p - 1] at position p "
            "and 0 first";
-  if (!is_exclusive(s->dataset) && position > 0 && looks_like(s, got, want - x, i))
+  if (!is_exclusive(s->dataset) && position > 0 && looks_like(s, got, want - x, m->bound))
     return "that is the exclusive scan's value: off by one position";
-  if (position > 0 && looks_like(s, got, x, i))
+  if (position > 0 && looks_like(s, got, x, m->bound))
     return "that is the element itself: the scan never reached the output";
-  if (position != i && looks_like(s, got, input_at(s, position), i)) {
+  if (position != i && looks_like(s, got, element_at(s, &s->din, position, NULL), m->bound)) {
     snprintf(buf, len,
              "that is in[%zu], the input at the position's index: the store reads the input where "
-             "the scanned shared array was meant (seed 001's X[threadIdx.x])",
+             "the scanned shared array was meant",
              position);
     return buf;
   }
@@ -314,53 +330,24 @@ static void describe_mismatch(const scan_state *s, int v, const pp_mismatch *m, 
                               size_t len) {
   size_t i = m->index, block = i / (size_t)s->section;
   int position = (int)(i % (size_t)s->section);
-  char where[80], tolerance_text[48] = "", buf[192];
+  char where[80], tolerance_text[48] = "", unwritten[48] = "", buf[192];
   if (v >= 0 && v <= 4) /* v0..v4: thread t holds positions t and t + ceil(section / 2) */
     snprintf(where, sizeof where, "block %zu, position %d, thread %d", block, position,
              position % ((s->section + 1) / 2));
   else
     snprintf(where, sizeof where, "block %zu, position %d", block, position);
   if (is_float(s->dataset)) snprintf(tolerance_text, sizeof tolerance_text, " within %.2g", m->bound);
-  if (snprintf(note, len, "%zu of %zu wrong; first out[%zu] (%s): got %.9g, want %.9g%s: %s",
-               m->wrong, s->n, i, where, m->got, m->want, tolerance_text,
-               hint(s, i, m->got, buf, sizeof buf)) >= (int)len)
+  if (m->unwritten) snprintf(unwritten, sizeof unwritten, " (%zu never written)", m->unwritten);
+  if (snprintf(note, len, "%zu of %zu wrong%s; first out[%zu] (%s): got %.9g, want %.9g%s: %s",
+               m->wrong, s->n, unwritten, i, where, m->got, m->want, tolerance_text,
+               hint(s, m, buf, sizeof buf)) >= (int)len)
     note[len - 2] = '~'; /* mark the cut */
 }
 
-/* Compares the whole output with the reference in one pass: the first wrong
- * element and the counts into m, the largest relative error and the largest
- * error / bound into the verdict. Returns the number of wrong elements. */
-static size_t compare_output(const scan_state *s, pp_mismatch *m, pp_verdict *verdict) {
-  int floats = is_float(s->dataset);
-  memset(m, 0, sizeof *m);
-  verdict->rel_error = 0.0;
-  verdict->bound_ratio = 0.0;
-  for (size_t i = 0; i < s->n; ++i) {
-    double got = floats ? (double)((const float *)s->got)[i] : (double)((const int32_t *)s->got)[i];
-    double want = want_at(s, i), bound = floats ? s->bound[i] : 0.0;
-    double error = isfinite(got) ? fabs(got - want) : INFINITY;
-    verdict->rel_error = fmax(verdict->rel_error, want != 0.0 ? error / fabs(want) : error);
-    verdict->bound_ratio =
-        fmax(verdict->bound_ratio, bound > 0.0 ? error / bound : (error == 0.0 ? 0.0 : INFINITY));
-    if (pp_within(got, want, bound)) continue;
-    if (m->wrong++ == 0) {
-      m->index = i;
-      m->got = got;
-      m->want = want;
-      m->bound = bound;
-    }
-  }
-  return m->wrong;
-}
-
-/* Up to this many elements the whole input is downloaded after every run to
- * see that it is unchanged: a kernel that scans in place in its input shows
- * at any size, and the larger sizes are spared the extra download. */
-#define INPUT_CHECK_MAX ((size_t)1 << 25)
-
 static void check(void *state, int v, pp_verdict *verdict) {
   scan_state *s = state;
-  size_t bytes = s->n * sizeof(float);
+  int floats = is_float(s->dataset);
+  pp_mismatch m;
   verdict->correct = 0;
   if (!pp_buffer_guard_intact(&s->dout)) {
     snprintf(verdict->note, sizeof verdict->note,
@@ -368,23 +355,36 @@ static void check(void *state, int v, pp_verdict *verdict) {
              "not guarded by its length");
     return;
   }
-  if (s->n <= INPUT_CHECK_MAX) {
-    pp_buffer_download(&s->din, s->got, bytes);
-    if (memcmp(s->got, s->in, bytes) != 0) {
-      snprintf(verdict->note, sizeof verdict->note,
-               "changed the input, which is const: scan in shared memory or registers and write "
-               "out");
-      return;
-    }
+  scan_check_input(s->din.device, s->n, s->section, floats, s->seed, &m);
+  if (m.wrong) {
+    snprintf(verdict->note, sizeof verdict->note,
+             "changed the input, which is const (%zu elements, the first in[%zu]): scan in shared "
+             "memory or registers and write out",
+             m.wrong, m.index);
+    return;
   }
-  pp_buffer_download(&s->dout, s->got, bytes);
-  pp_mismatch m;
-  if (compare_output(s, &m, verdict)) {
+  scan_check_output(s->dout.device, s->n, s->section, floats, is_exclusive(s->dataset), s->seed,
+                    NULL, NULL, &m);
+  verdict->rel_error = m.worst_rel;
+  verdict->bound_ratio = m.wrong ? INFINITY : m.worst_ratio;
+  if (m.wrong) {
     describe_mismatch(s, v, &m, verdict->note, sizeof verdict->note);
     return;
   }
   if (v >= 0 && !additions_right(v, verdict->note, sizeof verdict->note)) return;
   verdict->correct = 1;
+}
+
+/* Brings the input to the host for the CPU reference (untimed). */
+static void cpu_prepare(void *state) {
+  scan_state *s = state;
+  if (!s->in) {
+    s->in = pp_host_alloc(s->n * sizeof(float));
+    s->want_f64 = pp_host_alloc(s->n * sizeof(double));
+    s->want_i32 = (int32_t *)s->want_f64; /* one dataset at a time: they share the memory */
+    s->bound = pp_host_alloc(s->n * sizeof(double));
+  }
+  pp_buffer_download(&s->din, s->in, s->n * sizeof(float));
 }
 
 static void cpu_reference(void *state) {
@@ -397,7 +397,6 @@ static void destroy(void *state) {
   pp_buffer_free(&s->dout);
   pp_buffer_free(&s->peer_temp);
   free(s->in);
-  free(s->got);
   free(s->want_f64);
   free(s->bound);
   free(s);
@@ -423,6 +422,7 @@ const pp_problem pp_lab = {
     .prepare = prepare,
     .launch = launch,
     .check = check,
+    .cpu_prepare = cpu_prepare,
     .cpu_reference = cpu_reference,
     .destroy = destroy,
 };

@@ -3,22 +3,24 @@
  * Four datasets, {int, float} x {inclusive, exclusive}; the two kinds of one
  * type scan the same data.
  *
- * Every value comes from pp_random_bits(seed, stream, index).
- *
- * - int: values uniform in [-1000, 1000], except that a value that would take
- *   the running sum outside +-(2^30 - 1) has its sign flipped (it then stays
- *   inside). So every prefix sum lies within +-(2^30 - 1), and every sum of
- *   adjacent elements, the difference of two prefixes, within +-(2^31 - 2):
- *   whatever the order of additions, a correct scan never overflows int32, at
- *   any n. (With random signs the running sum wanders about 1000 sqrt(n / 3),
- *   some 2.7e7 at n = 2^31, so the flip hardly ever fires; it makes the
- *   guarantee certain rather than probable.) The reference is exact and so
- *   must the answer be: an element missed, counted twice or raced shows.
+ * - int: the steps of a path (compare.h): x[i] = p(i + 1) - p(i), where p(k)
+ *   is a triangle wave between -2^28 and 2^28 that moves 2^14 per element
+ *   (with a seeded phase), plus noise uniform in [-2^20, 2^20) drawn afresh
+ *   for every k. So the sum of any run of elements a .. b - 1 is p(b) - p(a):
+ *   every prefix lies within +-(2^29 + 2^21), inside +-(2^30 - 1), and every
+ *   sum of adjacent elements, the difference of two prefixes, which is all a
+ *   scan ever adds up, within int32: whatever the order of additions, a
+ *   correct scan never overflows, at any n. And the prefixes pass 2^24 within
+ *   the first 4096 elements and swing between -2^28 and 2^28 every 2^16
+ *   elements, so int data added up in float shows. (The cross-check test
+ *   asserts both.) The reference is exact and so must the answer be: an
+ *   element missed, counted twice or raced shows.
  *
  * - float: values uniform in [0.5, 1.5) on a grid of 2^-24. Each
  *   is a multiple of 2^-24, so x * 2^24 is an integer and the prefix sums
- *   (below 1.5 * 2^31 * 2^24 < 2^63) are computed exactly in int64; the
- *   reference is that exact prefix rounded to double. The tolerance for out[i]
+ *   (below 1.5 * 2^33 * 2^24 < 2^63 for any n a GPU holds) are computed
+ *   exactly in int64; the reference is that exact prefix rounded to double.
+ *   The tolerance for out[i]
  *   is gamma_L * (sum of the |terms| it adds up) (Higham, Accuracy and
  *   Stability of Numerical Algorithms, section 4.2): the worst-case error of a
  *   float sum in which every term goes through at most L roundings. The data
@@ -36,12 +38,21 @@
  *     where a tile's inclusive prefix is formed, 5 in the look-back's warp sum
  *     and 1 adding a window into the running prefix: at most 8; with tiles of
  *     at least 1024 elements, fewer than i / 1024 + 1 tiles precede out[i].
- *   So L = 64 + 8 * floor(i / 1024), as the contract states. The bound is
+ *   So L = 64 + 8 * floor(i / 1024), as the contract states (scan_gamma_at()
+ *   in compare.h, which the CPU and GPU references share). The bound is
  *   worst-case and loose for large i (5% at i = 1e8; no bound left past 2^31,
  *   where L u reaches 1): the float data catches broken float paths (unwritten,
  *   NaN, bits reinterpreted wrongly, inclusive and exclusive swapped, a
  *   section's offset wrong in the first million elements); the int data, which
  *   must be exact, catches a wrong element anywhere.
+ *
+ * The data is drawn on the GPU and judged there (compare.cu): the input is
+ * regenerated from the seed and must be unchanged, and every output element
+ * is compared with the exact prefix, computed on the GPU from the regenerated
+ * data; only the first wrong element and the counts come back. The CPU
+ * reference below is timed for the table's "vs CPU" column, and the
+ * cross-check test (crosscheck.c) holds the GPU's reference to it, element by
+ * element and bit for bit.
  */
 #include <math.h>
 #include <stdint.h>
@@ -49,6 +60,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "hierarchical_scan.h"
 #include "peer.h"
 #include "pp/buffer.h"
@@ -61,12 +73,8 @@ enum { INT_INCLUSIVE, INT_EXCLUSIVE, FLOAT_INCLUSIVE, FLOAT_EXCLUSIVE };
 static const char *const datasets[] = {"int-inclusive", "int-exclusive", "float-inclusive",
                                        "float-exclusive", NULL};
 
-#define INT_MAX_ABS 1000
-#define INT_PREFIX_LIMIT ((1 << 30) - 1)
 #define SECTION 2048 /* the handout's sections (v0..v3) and tiles (v4), for failure notes */
 #define TILE 16384
-#define PARALLEL_MIN ((size_t)1 << 20) /* host loops this long use every core (OpenMP) */
-#define CHUNK ((size_t)1 << 16)        /* elements per parallel work item of the comparison */
 
 /* Every boundary of the ladder: a warp; 1024 (the largest block, and the
  * smallest tile the contract allows), 2048 (v0..v3), 16384 (v4), and 4096 and
@@ -86,11 +94,10 @@ static const char *const quick_sizes[] = {"0", "1", "33", "2049", "4097", "65537
 typedef struct scan_state {
   size_t n;
   int dataset;
-  int filled_type;      /* 0 int, 1 float, -1 none: what x and the prefixes hold */
-  uint64_t filled_seed;
-  void *x;              /* host input: n int32_t or n floats */
-  void *got;            /* host copy of the output */
-  int x_pinned, got_pinned;
+  uint64_t seed;        /* of the last fill: the GPU regenerates the data from it */
+  void *check_scratch;  /* the GPU reference's, allocated by the first fill (the checker's own) */
+  /* For the CPU reference only (cpu_prepare() allocates them): */
+  void *x;              /* host copy of the input: n int32_t or n floats */
   int32_t *prefix_int;  /* inclusive prefixes of the int data, exact */
   double *prefix_float; /* inclusive prefixes of the float data, exact then rounded to double */
   pp_buffer in, out, workspace, peer_temp;
@@ -117,37 +124,18 @@ static size_t device_bytes(const pp_size *size) {
   size_t n = size->dim[0];
   return 2 * pp_buffer_footprint(n * sizeof(float)) +
          pp_buffer_footprint(SCAN_WORKSPACE_BYTES(n)) +
-         pp_buffer_footprint(scan_peer_temp_bytes(n)) + ((size_t)256 << 20);
+         pp_buffer_footprint(scan_peer_temp_bytes(n)) + scan_check_scratch_bytes(n) +
+         ((size_t)256 << 20);
 }
 
 static double bytes_moved(const pp_size *size) {
   return 2.0 * sizeof(float) * (double)size->dim[0];
 }
 
-/* Host arrays that travel to and from the device are pinned (page-locked),
- * which copies several times faster; where the system refuses, they stay
- * pageable: slower copies, same results. *pinned says which. */
-static void *host_array(size_t bytes, int *pinned) {
-  void *p = pp_host_alloc(bytes);
-  *pinned = bytes > 0 && cudaHostRegister(p, bytes, cudaHostRegisterDefault) == cudaSuccess;
-  if (bytes > 0 && !*pinned) cudaGetLastError(); /* clear the refusal */
-  return p;
-}
-
-static void free_host_array(void *p, int pinned) {
-  if (pinned) PP_CHECK(cudaHostUnregister(p));
-  free(p);
-}
-
 static void *create(const pp_size *size) {
   scan_state *s = pp_host_alloc(sizeof *s);
   memset(s, 0, sizeof *s);
   s->n = size->dim[0];
-  s->filled_type = -1;
-  s->x = host_array(s->n * sizeof(float), &s->x_pinned);
-  s->got = host_array(s->n * sizeof(float), &s->got_pinned);
-  s->prefix_float = pp_host_alloc(s->n * sizeof(double)); /* shared with the int prefixes */
-  s->prefix_int = (int32_t *)s->prefix_float;
   s->in = pp_buffer_alloc(s->n * sizeof(float));
   s->out = pp_buffer_alloc(s->n * sizeof(float));
   s->workspace = pp_buffer_alloc(SCAN_WORKSPACE_BYTES(s->n));
@@ -155,9 +143,9 @@ static void *create(const pp_size *size) {
   return s;
 }
 
-/* The references: inclusive prefix sums, exact. */
+/* The CPU references: inclusive prefix sums, exact. */
 static void reference(scan_state *s) {
-  if (s->filled_type == 0) {
+  if (!is_float(s->dataset)) {
     const int32_t *x = s->x;
     int32_t sum = 0;
     for (size_t i = 0; i < s->n; ++i) s->prefix_int[i] = sum += x[i];
@@ -171,41 +159,18 @@ static void reference(scan_state *s) {
   }
 }
 
-/* The data. Every value is a pure function of (seed, stream, index) through
- * pp_random_bits(), so the arrays are generated in parallel. */
-static void random_floats(float *x, size_t n, uint64_t seed) {
-#pragma omp parallel for schedule(static) if (n >= PARALLEL_MIN)
-  for (size_t i = 0; i < n; ++i) /* uniform in [0.5, 1.5), on a grid of 2^-24 */
-    x[i] = (float)(0.5 + (double)(pp_random_bits(seed, 2, i) >> 40) * 0x1p-24);
-}
-
-/* Ints uniform in [-INT_MAX_ABS, INT_MAX_ABS], then the sign flips that keep
- * every prefix within +-INT_PREFIX_LIMIT (see the top): a sequential pass. */
-static void random_ints(int32_t *x, size_t n, uint64_t seed) {
-#pragma omp parallel for schedule(static) if (n >= PARALLEL_MIN)
-  for (size_t i = 0; i < n; ++i) /* multiply-shift of the top 32 bits onto the range */
-    x[i] = (int32_t)(((pp_random_bits(seed, 1, i) >> 32) * (2 * INT_MAX_ABS + 1)) >> 32) - INT_MAX_ABS;
-  int64_t sum = 0;
-  for (size_t i = 0; i < n; ++i) {
-    if (llabs(sum + x[i]) > INT_PREFIX_LIMIT) x[i] = -x[i];
-    sum += x[i];
-  }
-}
-
+/* Draws the data on the GPU. The GPU reference needs scratch of its own: the
+ * checker's, allocated here, since only the checker fills (pp/remote.h). */
 static void fill(void *state, uint64_t seed, int dataset) {
   scan_state *s = state;
-  int type = is_float(dataset);
   s->dataset = dataset;
-  if (s->filled_type != type || s->filled_seed != seed) { /* the other kind reuses the data */
-    if (type)
-      random_floats(s->x, s->n, seed);
-    else
-      random_ints(s->x, s->n, seed);
-    s->filled_type = type;
-    s->filled_seed = seed;
-    reference(s);
-  }
-  pp_buffer_upload(&s->in, s->x);
+  s->seed = seed;
+  if (!s->check_scratch) PP_CHECK(cudaMalloc(&s->check_scratch, scan_check_scratch_bytes(s->n)));
+  if (is_float(dataset))
+    pp_fill_uniform_f32_device(s->in.device, s->n, SCAN_FLOAT_LO, SCAN_FLOAT_HI, seed,
+                               SCAN_FLOAT_STREAM);
+  else
+    scan_fill_ints_device(s->in.device, s->n, seed);
 }
 
 static void prepare(void *state) {
@@ -226,114 +191,42 @@ static void launch(void *state, int v, int dataset) {
     scan_variants[v].scan_int(in, out, s->n, kind, workspace);
 }
 
-/* What out[i] should hold: the inclusive prefix i, or i - 1 (exclusive), for
- * the data's type (the other type's array is not read). */
-static int32_t want_int(const scan_state *s, scan_kind kind, size_t i) {
-  if (kind == SCAN_EXCLUSIVE) return i ? s->prefix_int[i - 1] : 0;
-  return s->prefix_int[i];
-}
-
-static double want_float(const scan_state *s, scan_kind kind, size_t i) {
-  if (kind == SCAN_EXCLUSIVE) return i ? s->prefix_float[i - 1] : 0.0;
-  return s->prefix_float[i];
-}
-
-/* The tolerance factor gamma_L for out[i]; see the top. */
-static double gamma_at(size_t i) {
-  return pp_gamma(64.0 + 8.0 * (double)(i / 1024));
-}
-
-/* What a comparison found: the first wrong element, the counts, and over the
- * right elements the largest relative error and error / tolerance. */
-typedef struct mismatch {
-  size_t first, wrong, unwritten;
-  double got, want, bound;
-  double worst_rel, worst_ratio;
-} mismatch;
-
-static void record(mismatch *m, size_t i, double got, double want, double bound, int unwritten) {
-  if (m->wrong++ == 0) {
-    m->first = i;
-    m->got = got;
-    m->want = want;
-    m->bound = bound;
+/* Element i of a device array of the dataset's type, as a double; *poison says
+ * whether it holds the poison. One element crosses, for a failure note. */
+static double element_at(const scan_state *s, const pp_buffer *buf, size_t i, int *poison) {
+  union {
+    float f;
+    int32_t i;
+  } x;
+  PP_CHECK(cudaMemcpy(&x, (const char *)buf->device + i * sizeof x, sizeof x, cudaMemcpyDeviceToHost));
+  if (is_float(s->dataset)) {
+    if (poison) *poison = pp_is_poison_f32(x.f);
+    return x.f;
   }
-  m->unwritten += unwritten != 0;
+  if (poison) *poison = x.i == -1;
+  return x.i;
 }
 
-static void compare_ints(const scan_state *s, scan_kind kind, size_t start, size_t end, mismatch *m) {
-  const int32_t *got = s->got;
-  for (size_t i = start; i < end; ++i) {
-    int32_t want = want_int(s, kind, i);
-    if (got[i] != want) record(m, i, got[i], want, 0.0, got[i] == -1);
-  }
+/* Whether out[i] holds what the other kind of scan would put there: the
+ * prefix with in[i] added (exclusive asked) or taken away (inclusive asked). */
+static int other_kind_at(const scan_state *s, scan_kind kind, const pp_mismatch *m) {
+  double x = element_at(s, &s->in, m->index, NULL);
+  double other = kind == SCAN_EXCLUSIVE ? m->want + x : m->want - x;
+  if (!is_float(s->dataset)) return m->got == other;
+  return pp_within(m->got, other, scan_gamma_at(m->index) * other);
 }
 
-/* In blocks of 1024 elements, where the tolerance factor is constant; the
- * block's largest error / want is tracked without a division per element. */
-static void compare_floats(const scan_state *s, scan_kind kind, size_t start, size_t end,
-                           mismatch *m) {
-  const float *got = s->got;
-  for (size_t block = start; block < end; block += 1024) {
-    size_t stop = end - block < 1024 ? end : block + 1024;
-    double gamma = gamma_at(block), top_error = 0.0, top_want = 1.0;
-    for (size_t i = block; i < stop; ++i) {
-      double want = want_float(s, kind, i), bound = gamma * want, error = fabs(got[i] - want);
-      if (!(isfinite(got[i]) && error <= bound)) /* as pp_within(), inlined: NaN fails */
-        record(m, i, got[i], want, bound, pp_is_poison_f32(got[i]));
-      else if (error * top_want > top_error * want)
-        top_error = error, top_want = want;
-    }
-    m->worst_rel = fmax(m->worst_rel, top_error / top_want);
-    m->worst_ratio = fmax(m->worst_ratio, top_error / top_want / gamma);
-  }
-}
-
-/* Compares the whole output, chunks in parallel, then merges them in order. */
-static void compare(const scan_state *s, scan_kind kind, mismatch *m) {
-  size_t chunks = (s->n + CHUNK - 1) / CHUNK;
-  mismatch *part = calloc(chunks ? chunks : 1, sizeof *part);
-  if (!part) PP_CHECK(cudaErrorMemoryAllocation);
-#pragma omp parallel for schedule(dynamic, 4) if (s->n >= PARALLEL_MIN)
-  for (size_t c = 0; c < chunks; ++c) {
-    size_t start = c * CHUNK, end = s->n - start < CHUNK ? s->n : start + CHUNK;
-    if (is_float(s->dataset))
-      compare_floats(s, kind, start, end, &part[c]);
-    else
-      compare_ints(s, kind, start, end, &part[c]);
-  }
-  memset(m, 0, sizeof *m);
-  for (size_t c = 0; c < chunks; ++c) {
-    if (part[c].wrong && !m->wrong) {
-      m->first = part[c].first;
-      m->got = part[c].got;
-      m->want = part[c].want;
-      m->bound = part[c].bound;
-    }
-    m->wrong += part[c].wrong;
-    m->unwritten += part[c].unwritten;
-    m->worst_rel = fmax(m->worst_rel, part[c].worst_rel);
-    m->worst_ratio = fmax(m->worst_ratio, part[c].worst_ratio);
-  }
-  free(part);
-}
-
-/* Whether out[i] holds what the other kind of scan would put there. */
-static int other_kind_at(const scan_state *s, scan_kind kind, size_t i, double got) {
-  scan_kind other = kind == SCAN_EXCLUSIVE ? SCAN_INCLUSIVE : SCAN_EXCLUSIVE;
-  if (!is_float(s->dataset)) return got == want_int(s, other, i);
-  double want = want_float(s, other, i);
-  return pp_within(got, want, gamma_at(i) * want);
-}
-
-/* A hint about the first wrong element: the likeliest cause. */
-static const char *hint(const scan_state *s, scan_kind kind, const mismatch *m) {
-  size_t i = m->first;
-  if (!is_float(s->dataset) ? m->got == -1.0 && m->want != -1.0 : pp_is_poison_f32((float)m->got))
+/* A hint about the first wrong element: the likeliest cause. The input is
+ * unchanged (checked first), so its elements are read from the device. */
+static const char *hint(const scan_state *s, scan_kind kind, const pp_mismatch *m) {
+  size_t i = m->index;
+  int poison;
+  element_at(s, &s->out, i, &poison);
+  if (poison)
     return "never written (still the poison): a section or tile skipped, or an unfinished TODO";
   if (isnan(m->got))
     return "NaN: a read past the end of in, or an unwritten sum or status word used";
-  if (other_kind_at(s, kind, i, m->got))
+  if (other_kind_at(s, kind, m))
     return kind == SCAN_EXCLUSIVE ? "this is the inclusive scan's value: exclusive asked"
                                   : "this is the exclusive scan's value: inclusive asked";
   if (i >= ((size_t)1 << 31)) return "past 2^31: a 32-bit index or count overflowed?";
@@ -347,34 +240,55 @@ static void check(void *state, int v, pp_verdict *verdict) {
   scan_state *s = state;
   (void)v;
   scan_kind kind = kind_of(s->dataset);
-  pp_buffer_download(&s->out, s->got, s->n * sizeof(float));
-  mismatch m;
-  compare(s, kind, &m);
+  int floats = is_float(s->dataset);
+  pp_mismatch m;
+  verdict->correct = 0;
+  if (!pp_buffer_guard_intact(&s->out)) {
+    snprintf(verdict->note, sizeof verdict->note,
+             "wrote past the end of out (n = %zu elements): a store without a bounds check", s->n);
+    return;
+  }
+  if (!pp_buffer_guard_intact(&s->workspace)) {
+    snprintf(verdict->note, sizeof verdict->note,
+             "wrote past the end of the workspace (SCAN_WORKSPACE_BYTES(n) = %zu bytes)",
+             (size_t)SCAN_WORKSPACE_BYTES(s->n));
+    return;
+  }
+  scan_check_input(s->in.device, s->n, floats, s->seed, &m);
+  if (m.wrong) {
+    snprintf(verdict->note, sizeof verdict->note,
+             "changed the input, which is read-only (%zu elements, the first in[%zu])", m.wrong,
+             m.index);
+    return;
+  }
+  scan_check_output(s->out.device, s->n, floats, kind == SCAN_EXCLUSIVE, s->seed, s->check_scratch,
+                    NULL, NULL, &m);
   verdict->correct = m.wrong == 0;
   if (m.wrong) {
     verdict->rel_error = fabs(m.got - m.want) / fmax(fabs(m.want), 1.0);
     verdict->bound_ratio = INFINITY;
+    if (snprintf(verdict->note, sizeof verdict->note,
+                 "out[%zu] = %.9g, want %.17g%s%.3g (section %zu of 2048, tile %zu of %d); "
+                 "%zu wrong, %zu unwritten: %s",
+                 m.index, m.got, m.want, floats ? " within " : " exactly; off by ",
+                 floats ? m.bound : m.got - m.want, m.index / SECTION, m.index / TILE, TILE, m.wrong,
+                 m.unwritten, hint(s, kind, &m)) >= (int)sizeof verdict->note)
+      verdict->note[sizeof verdict->note - 2] = '~'; /* mark the cut */
   } else {
     verdict->rel_error = m.worst_rel;
     verdict->bound_ratio = m.worst_ratio;
   }
-  if (!pp_buffer_guard_intact(&s->out)) {
-    verdict->correct = 0;
-    snprintf(verdict->note, sizeof verdict->note,
-             "wrote past the end of out (n = %zu elements): a store without a bounds check", s->n);
-  } else if (!pp_buffer_guard_intact(&s->workspace)) {
-    verdict->correct = 0;
-    snprintf(verdict->note, sizeof verdict->note,
-             "wrote past the end of the workspace (SCAN_WORKSPACE_BYTES(n) = %zu bytes)",
-             (size_t)SCAN_WORKSPACE_BYTES(s->n));
-  } else if (m.wrong) {
-    snprintf(verdict->note, sizeof verdict->note,
-             "out[%zu] = %.9g, want %.17g%s%.3g (section %zu of 2048, tile %zu of %d); "
-             "%zu wrong, %zu unwritten: %s",
-             m.first, m.got, m.want, is_float(s->dataset) ? " within " : " exactly; off by ",
-             is_float(s->dataset) ? m.bound : m.got - m.want, m.first / SECTION, m.first / TILE, TILE,
-             m.wrong, m.unwritten, hint(s, kind, &m));
+}
+
+/* Brings the input to the host for the CPU reference (untimed). */
+static void cpu_prepare(void *state) {
+  scan_state *s = state;
+  if (!s->x) {
+    s->x = pp_host_alloc(s->n * sizeof(float));
+    s->prefix_float = pp_host_alloc(s->n * sizeof(double)); /* shared with the int prefixes */
+    s->prefix_int = (int32_t *)s->prefix_float;
   }
+  pp_buffer_download(&s->in, s->x, s->n * sizeof(float));
 }
 
 static void cpu_reference(void *state) {
@@ -387,8 +301,8 @@ static void destroy(void *state) {
   pp_buffer_free(&s->out);
   pp_buffer_free(&s->workspace);
   pp_buffer_free(&s->peer_temp);
-  free_host_array(s->x, s->x_pinned);
-  free_host_array(s->got, s->got_pinned);
+  if (s->check_scratch) PP_CHECK(cudaFree(s->check_scratch));
+  free(s->x);
   free(s->prefix_float);
   free(s);
 }
@@ -413,6 +327,7 @@ const pp_problem pp_lab = {
     .prepare = prepare,
     .launch = launch,
     .check = check,
+    .cpu_prepare = cpu_prepare,
     .cpu_reference = cpu_reference,
     .destroy = destroy,
 };

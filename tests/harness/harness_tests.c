@@ -66,6 +66,7 @@ static void test_compare(void) {
   const double loose[2] = {1.0, 1.0};
   const float close[2] = {1.5f, 2.0f};
   EXPECT(pp_compare_f32(close, want, loose, 2, &m) == 0 && m.worst_ratio == 0.5);
+  EXPECT(m.worst_rel == 0.5); /* |1.5 - 1| / 1 */
 
   const int32_t a[4] = {1, -1, 3, 4}, b[4] = {1, 2, 3, 5};
   EXPECT(pp_compare_i32(a, b, 4, &m) == 2);

@@ -11,6 +11,7 @@
 #ifndef PP_VERIFY_H
 #define PP_VERIFY_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -22,10 +23,27 @@ extern "C" {
 #define PP_FLOAT_UNIT_ROUNDOFF 0x1p-24
 
 /**
+ * @def PP_HOST_DEVICE
+ * Marks the inline functions below as callable from CUDA device code too: a
+ * grader's GPU reference then holds its elements to the very bounds its CPU
+ * reference computes, bit for bit.
+ */
+#ifndef PP_HOST_DEVICE
+#ifdef __CUDACC__
+#define PP_HOST_DEVICE __host__ __device__
+#else
+#define PP_HOST_DEVICE
+#endif
+#endif
+
+/**
  * @param k  number of successive float roundings
  * @return gamma_k = k u / (1 - k u), or +infinity once k u >= 1 (no bound)
  */
-double pp_gamma(double k);
+static inline PP_HOST_DEVICE double pp_gamma(double k) {
+  double ku = k * PP_FLOAT_UNIT_ROUNDOFF;
+  return ku < 1.0 ? ku / (1.0 - ku) : INFINITY;
+}
 
 /**
  * Worst-case error of a float sum computed with rounding chains of at most
@@ -34,7 +52,9 @@ double pp_gamma(double k);
  * @param sum_abs  sum of |term|
  * @return the bound
  */
-double pp_sum_error_bound(double chain, double sum_abs);
+static inline PP_HOST_DEVICE double pp_sum_error_bound(double chain, double sum_abs) {
+  return sum_abs == 0.0 ? 0.0 : pp_gamma(chain) * sum_abs;
+}
 
 /**
  * @param got    the value under test
@@ -42,7 +62,9 @@ double pp_sum_error_bound(double chain, double sum_abs);
  * @param bound  largest allowed |got - want|
  * @return 1 only if @p got is finite and within @p bound of @p want
  */
-int pp_within(double got, double want, double bound);
+static inline PP_HOST_DEVICE int pp_within(double got, double want, double bound) {
+  return isfinite(got) && fabs(got - want) <= bound;
+}
 
 /**
  * @param x  a float read back from the device
@@ -59,6 +81,7 @@ typedef struct pp_mismatch {
   size_t wrong;       /**< number of wrong elements */
   size_t unwritten;   /**< how many of them still hold the poison */
   double worst_ratio; /**< largest |got - want| / bound over the right elements */
+  double worst_rel;   /**< largest |got - want| / |want| over the right elements */
 } pp_mismatch;
 
 /**
