@@ -69,7 +69,7 @@ size_t tiles_of(size_t n) {
 
 // sums[t] = the sum of tile t's elements, in units.
 template <class Data>
-__global__ void tile_sums_kernel(size_t n, Data data, long long *sums) {
+__global__ void __launch_bounds__(THREADS) tile_sums_kernel(size_t n, Data data, long long *sums) {
   using reduce = cub::BlockReduce<long long, THREADS>;
   __shared__ typename reduce::TempStorage temp;
   size_t tiles = (n + TILE - 1) / TILE;
@@ -87,7 +87,7 @@ __global__ void tile_sums_kernel(size_t n, Data data, long long *sums) {
 
 // x[0 .. count) becomes its exclusive scan, in one block of SCAN_THREADS.
 constexpr int SCAN_THREADS = 1024;
-__global__ void exclusive_scan_kernel(long long *x, size_t count) {
+__global__ void __launch_bounds__(SCAN_THREADS) exclusive_scan_kernel(long long *x, size_t count) {
   using scan = cub::BlockScan<long long, SCAN_THREADS>;
   __shared__ typename scan::TempStorage temp;
   long long carry = 0;
@@ -105,7 +105,7 @@ __global__ void exclusive_scan_kernel(long long *x, size_t count) {
 // to k * ITEMS + ITEMS - 1 of the tile, adds them up, and learns the prefix
 // before them from a block scan of the threads' totals.
 template <typename T, class Data>
-__global__ void check_output_kernel(const T *out, size_t n, bool exclusive, Data data,
+__global__ void __launch_bounds__(THREADS) check_output_kernel(const T *out, size_t n, bool exclusive, Data data,
                                     const long long *offsets, double *want_record,
                                     double *bound_record, pp_mismatch *slots) {
   using scan = cub::BlockScan<long long, THREADS>;
