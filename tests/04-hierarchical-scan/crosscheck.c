@@ -79,11 +79,13 @@ static void cpu_tally(const scan_state *s, const void *out, pp_mismatch *m) {
 }
 
 /* out[i] = the CPU reference's value, in the dataset's type; or, @p wrong, a
- * value off by at least 1 (never -1, the int poison). */
+ * value off by at least 1 (never -1, the int poison), and for float data by
+ * more than |want| too: the bound grows with i (gamma_L * prefix, L rising
+ * with i), and an error of 1 is within it past a few thousand elements. */
 static void set_element(const scan_state *s, void *out, size_t i, int wrong) {
   double w = cpu_want(s, i);
   if (is_float(s->dataset))
-    ((float *)out)[i] = (float)(w + wrong);
+    ((float *)out)[i] = (float)(w + wrong * (1.0 + fabs(w)));
   else
     ((int32_t *)out)[i] = (int32_t)(!wrong ? w : w >= 0 ? w + 1 : w - 1);
 }
