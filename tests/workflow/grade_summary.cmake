@@ -28,7 +28,10 @@ set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77 LABELS \"${labels}\"
 " PARENT_SCOPE)
 endfunction()
 
-# grade_case(CASE GRADE EXIT LAST_LINE [OUTPUT_REGEX] TESTS name outcome labels ...)
+# grade_case(CASE GRADE EXIT LAST_LINE OUTPUT_REGEX NAME OUTCOME LABELS...): the
+# suite of tests NAME OUTCOME LABELS (labels comma-separated), graded with
+# GRADE, must exit with EXIT (0 or 1), end with LAST_LINE and, unless
+# OUTPUT_REGEX is "", print what it matches.
 function(grade_case case grade want_exit want_last want_output)
   set(project "cmake_minimum_required(VERSION 3.25)\nproject(${case} NONE)\nenable_testing()\n")
   set(words ${ARGN})
