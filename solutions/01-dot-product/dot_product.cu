@@ -374,7 +374,7 @@ extern "C" const dot_variant dot_variants[] = {
     {"v0-serial", "baseline: thread 0 adds the block's products one by one", dot_v0},
     {"v1-interleaved", "tree sum in shared memory, interleaved addressing", dot_v1},
     {"v2-kahan", "8 products per thread with Kahan compensation: 8x fewer blocks", dot_v2},
-    {"v3-sequential", "sequential addressing: no divergence, no bank conflicts", dot_v3},
+    {"v3-sequential", "sequential addressing: idle warps skip whole steps", dot_v3},
     {"v4-unrolled", "compile-time block size: the tree fully unrolled", dot_v4},
     {"v5-warp-shuffle", "last warp by register shuffles, no barriers", dot_v5},
     {"v6-vectorized", "grid-stride float4 loads, 4 in flight per thread, one tiny pass", dot_v6},

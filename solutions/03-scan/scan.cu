@@ -447,7 +447,7 @@ extern "C" const scan_variant scan_variants[] = {
      scan_v2<int32_t>, scan_v2<float>, kogge_stone_additions},
     {"v3-brent-kung", "reduction and distribution trees: about 2N additions, 2 log2 N steps",
      scan_v3<int32_t>, scan_v3<float>, brent_kung_additions},
-    {"v4-conflict-free", "Brent-Kung with a padding word every 32: no bank conflicts",
+    {"v4-conflict-free", "Brent-Kung with a padding word every 32: fewer bank conflicts",
      scan_v4<int32_t>, scan_v4<float>, brent_kung_additions},
     {"v5-warp-shuffle", "8 elements per thread in registers, warps scan by shuffles",
      scan_v5<int32_t>, scan_v5<float>, warp_shuffle_additions},

@@ -27,7 +27,7 @@
 #include "pp/device.h"
 
 #define BLOCK 1024            // threads per block in v0..v3
-#define SECTION (2 * BLOCK)   // elements per section (tile) in v0..v3: two per thread, as in the seed
+#define SECTION (2 * BLOCK)   // elements per section (tile) in v0..v3: two per thread
 #define FULL_MASK 0xffffffffu
 
 // ---------------------------------------------------------------------------
@@ -679,7 +679,7 @@ template <typename T> static void scan_v5(const T *in, T *out, size_t n, scan_ki
 extern "C" const scan_variant scan_variants[] = {
     {"v0-cpu-sums", "baseline: sections scanned on the GPU, their sums on the CPU, added back",
      scan_v0<int>, scan_v0<float>},
-    {"v1-recursive", "the seed's three kernels, recursing over levels of sums: any n, 4n traffic",
+    {"v1-recursive", "scan, scan the section sums, add back, recursing over levels: any n, 4n traffic",
      scan_v1<int>, scan_v1<float>},
     {"v2-reduce-then-scan", "reduce tiles, scan their sums, rescan tiles from their offsets: 3n",
      scan_v2<int>, scan_v2<float>},
