@@ -116,7 +116,8 @@ static void check_changed_input(scan_state *s, size_t k) {
   CC_EXPECT(!verdict.correct && strstr(verdict.note, "changed the input"));
 }
 
-static void check_case(scan_state *s, int dataset, uint64_t seed) {
+static void check_case(void *state, int dataset, uint64_t seed) {
+  scan_state *s = state;
   size_t n = s->n;
   int floats = is_float(dataset);
   fill(s, seed, dataset);
@@ -199,17 +200,5 @@ static int check_int_data_of_grade_sizes(void) {
 
 int main(int argc, char **argv) {
   if (argc == 2 && !strcmp(argv[1], "--int-data")) return check_int_data_of_grade_sizes();
-  cc_open_device();
-  for (int k = 0; sizes[k]; ++k) {
-    pp_size size;
-    if (parse_size(sizes[k], &size)) return PP_EXIT_FAIL;
-    scan_state *s = create(&size);
-    for (int d = 0; datasets[d]; ++d)
-      for (uint64_t seed = PP_DEFAULT_SEED; seed < PP_DEFAULT_SEED + 2; ++seed) {
-        cc_begin("size %s, data %s, seed %llu", sizes[k], datasets[d], (unsigned long long)seed);
-        check_case(s, d, seed);
-      }
-    destroy(s);
-  }
-  return cc_finish("03-scan");
+  return cc_sweep(&pp_lab, sizes, check_case);
 }

@@ -98,7 +98,8 @@ static void check_changed_input(matmul_state *s, const pp_buffer *x, int rows, i
   PP_CHECK(cudaMemcpy((char *)x->device + k * sizeof bits, &bits, sizeof bits, cudaMemcpyHostToDevice));
 }
 
-static void check_case(matmul_state *s, int dataset, uint64_t seed) {
+static void check_case(void *state, int dataset, uint64_t seed) {
+  matmul_state *s = state;
   size_t m = (size_t)s->m, n = (size_t)s->n, k = (size_t)s->k, elements = m * n;
   fill(s, seed, dataset);
   cpu_prepare(s);
@@ -161,17 +162,5 @@ static void check_case(matmul_state *s, int dataset, uint64_t seed) {
 }
 
 int main(void) {
-  cc_open_device();
-  for (int k = 0; sizes[k]; ++k) {
-    pp_size size;
-    if (parse_size(sizes[k], &size)) return PP_EXIT_FAIL;
-    matmul_state *s = create(&size);
-    for (int d = 0; datasets[d]; ++d)
-      for (uint64_t seed = PP_DEFAULT_SEED; seed < PP_DEFAULT_SEED + 2; ++seed) {
-        cc_begin("size %s, data %s, seed %llu", sizes[k], datasets[d], (unsigned long long)seed);
-        check_case(s, d, seed);
-      }
-    destroy(s);
-  }
-  return cc_finish("05-tiled-matmul");
+  return cc_sweep(&pp_lab, sizes, check_case);
 }

@@ -90,4 +90,24 @@ static int cc_finish(const char *lab) {
   return cc_failures ? PP_EXIT_FAIL : PP_EXIT_PASS;
 }
 
+/* Opens the device, runs @p check_case on every size of @p sizes, every dataset
+ * of the lab and two seeds, on a state the lab's create() made; prints the
+ * summary and returns the exit code. */
+static int cc_sweep(const pp_problem *lab, const char *const *sizes,
+                    void (*check_case)(void *state, int dataset, uint64_t seed)) {
+  cc_open_device();
+  for (int k = 0; sizes[k]; ++k) {
+    pp_size size;
+    if (lab->parse_size(sizes[k], &size)) return PP_EXIT_FAIL;
+    void *state = lab->create(&size);
+    for (int d = 0; lab->datasets[d]; ++d)
+      for (uint64_t seed = PP_DEFAULT_SEED; seed < PP_DEFAULT_SEED + 2; ++seed) {
+        cc_begin("size %s, data %s, seed %llu", sizes[k], lab->datasets[d], (unsigned long long)seed);
+        check_case(state, d, seed);
+      }
+    lab->destroy(state);
+  }
+  return cc_finish(lab->lab);
+}
+
 #endif
