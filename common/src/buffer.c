@@ -125,6 +125,16 @@ void pp_buffer_download(const pp_buffer *buf, void *host, size_t bytes) {
   if (bytes > 0) PP_CHECK(cudaMemcpy(host, buf->device, bytes, cudaMemcpyDeviceToHost));
 }
 
+double pp_buffer_element(const pp_buffer *buf, size_t i, int is_float, int *poison) {
+  union {
+    float f;
+    int32_t i;
+  } x;
+  PP_CHECK(cudaMemcpy(&x, (const char *)buf->device + i * sizeof x, sizeof x, cudaMemcpyDeviceToHost));
+  if (poison) *poison = x.i == -1; /* every byte PP_POISON_BYTE, whichever the type */
+  return is_float ? x.f : x.i;
+}
+
 int pp_buffer_guard_intact(const pp_buffer *buf) {
   if (buf->guard == 0) return 1;
   unsigned char *guard = malloc(buf->guard);

@@ -194,17 +194,7 @@ static void launch(void *state, int v, int dataset) {
 /* Element i of a device array of the dataset's type, as a double; *poison says
  * whether it holds the poison. One element crosses, for a failure note. */
 static double element_at(const scan_state *s, const pp_buffer *buf, size_t i, int *poison) {
-  union {
-    float f;
-    int32_t i;
-  } x;
-  PP_CHECK(cudaMemcpy(&x, (const char *)buf->device + i * sizeof x, sizeof x, cudaMemcpyDeviceToHost));
-  if (is_float(s->dataset)) {
-    if (poison) *poison = pp_is_poison_f32(x.f);
-    return x.f;
-  }
-  if (poison) *poison = x.i == -1;
-  return x.i;
+  return pp_buffer_element(buf, i, is_float(s->dataset), poison);
 }
 
 /* Whether out[i] holds what the other kind of scan would put there: the

@@ -88,6 +88,18 @@ void pp_buffer_upload(const pp_buffer *buf, const void *host);
 void pp_buffer_download(const pp_buffer *buf, void *host, size_t bytes);
 
 /**
+ * Reads element @p i of a buffer of 4-byte floats or ints (synchronizes): one
+ * value for a failure note, without downloading the rest.
+ * @param buf       the buffer
+ * @param i         the element, below @p buf->bytes / 4
+ * @param is_float  1 for floats, 0 for int32
+ * @param poison    receives 1 if the element still holds the poison (NaN as float, -1 as int),
+ *                  or NULL
+ * @return the element's value
+ */
+double pp_buffer_element(const pp_buffer *buf, size_t i, int is_float, int *poison);
+
+/**
  * @param buf  the buffer
  * @return 1 if every guard byte still holds ::PP_POISON_BYTE (or there is no guard), 0 if
  *         something wrote past the end
