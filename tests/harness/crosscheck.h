@@ -83,6 +83,20 @@ static void cc_open_device(void) {
   pp_device_open(&dev);
 }
 
+/* What must be found in an output with a wrong and a never-written element
+ * planted (one element when @p wrong_at == @p unwritten_at): the device
+ * comparison @p gpu reports the first of them and counts both; the grader's
+ * @p verdict names the first (@p where) and, when it is the unwritten one,
+ * says @p unwritten_words. */
+static void cc_expect_planted(const pp_mismatch *gpu, const pp_verdict *verdict, size_t wrong_at,
+                              size_t unwritten_at, const char *where, const char *unwritten_words) {
+  size_t first = wrong_at < unwritten_at ? wrong_at : unwritten_at;
+  int both = wrong_at != unwritten_at;
+  CC_EXPECT(gpu->index == first && gpu->wrong == (size_t)(1 + both) && gpu->unwritten == 1);
+  CC_EXPECT(!verdict->correct && strstr(verdict->note, where));
+  if (first == unwritten_at) CC_EXPECT(strstr(verdict->note, unwritten_words));
+}
+
 /* Prints the summary; returns the exit code. */
 static int cc_finish(const char *lab) {
   printf("%s %s cross-check: %d checks, %d failed\n", cc_failures ? "FAIL" : "PASS", lab, cc_checks,
