@@ -20,53 +20,25 @@ The same JSON gives the same SVG, byte for byte, with the same matplotlib.
 Needs matplotlib: run it with a Python that has it (on Debian,
 `apt-get install python3-matplotlib` gives /usr/bin/python3 the package).
 Exit codes: 0 written, 2 bad usage or a JSON it cannot read (checked before
-matplotlib is needed), 77 no matplotlib.
+matplotlib is needed), 77 no matplotlib. The reading of the report and the
+writing of the SVG are shared with tools/sweep-table.py (tools/pp_results.py).
 """
 import argparse
-import json
-import math
 import os
-import re
 import sys
-import tempfile
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from pp_results import InputError, field, matplotlib_pyplot, read_report, save  # noqa: E402
 
 # FP32 lanes (FMA units) per SM, by compute capability.
 FP32_LANES = {"7.5": 64, "8.0": 64, "8.6": 128, "8.7": 128, "8.9": 128, "9.0": 128,
               "10.0": 128, "10.3": 128, "11.0": 128, "12.0": 128, "12.1": 128}
-LAB_NAME = re.compile(r"^[0-9]{2}-[a-z0-9-]+$")
-
-
-class InputError(Exception):
-    """A JSON this script cannot use: reported, exit code 2."""
-
-
-def field(obj, path, kind, where=""):
-    """obj[path...], checked to be of @p kind ("rate": a number, or null for a variant that did
-    not run); @p where names obj in the message."""
-    value = obj
-    for key in path.split("."):
-        if not isinstance(value, dict) or key not in value:
-            raise InputError("no field '%s%s'" % (where, path))
-        value = value[key]
-    kinds = {"text": (str,), "number": (int, float), "list": (list,), "bool": (bool,),
-             "rate": (int, float, type(None))}[kind]
-    if isinstance(value, bool) != (kind == "bool") or not isinstance(value, kinds):
-        raise InputError("field '%s%s' is not a %s" % (where, path, kind))
-    if kind in ("number", "rate") and value is not None and not math.isfinite(value):
-        raise InputError("field '%s%s' is not finite" % (where, path))
-    return value
 
 
 def load(path, clock_mhz):
     """The facts the pictures need, checked; InputError for anything missing or odd."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            report = json.load(f)
-    except (OSError, UnicodeDecodeError, ValueError) as e:
-        raise InputError("cannot read %s: %s" % (path, e))
-    lab = field(report, "lab", "text")
-    if not LAB_NAME.match(lab):
-        raise InputError("lab '%s' is not a lab name (NN-name)" % lab)
+    report = read_report(path)
+    lab = report["lab"]
     flops = field(report, "flops_per_run", "number")
     rate_key = "gflops" if flops > 0 else "gbps"
     facts = {
@@ -107,37 +79,6 @@ def fp32_peak(report, clock_mhz):
     peak = 2.0 * lanes * sm_count * clock_mhz * 1e-3
     return peak, "FP32 peak: %.0f GFLOP/s = 2 x %d lanes x %d SMs x %.0f MHz (%s)" % (
         peak, lanes, sm_count, clock_mhz, source)
-
-
-def matplotlib_pyplot():
-    """pyplot, set up for files that do not change from run to run; None without matplotlib."""
-    try:
-        import matplotlib
-    except ImportError:
-        return None
-    matplotlib.use("svg")
-    import matplotlib.pyplot as plt
-    plt.rcParams.update({"svg.hashsalt": "pp-results", "svg.fonttype": "none",
-                         "font.size": 10, "axes.spines.top": False, "axes.spines.right": False})
-    return plt
-
-
-def save(plt, figure, path):
-    """Writes the SVG whole (a temporary file renamed), with no date or tool in it."""
-    fd, temporary = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".partial-",
-                                     suffix=".svg")
-    os.close(fd)
-    try:
-        figure.savefig(temporary, format="svg", metadata={"Date": None, "Creator": None})
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)  # as an ordinary new file, not mkstemp's 0600
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
-    finally:
-        plt.close(figure)
 
 
 def rate_text(value):

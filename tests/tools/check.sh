@@ -20,6 +20,23 @@
 #                                                each, the same twice (77: no matplotlib)
 #   check.sh plot-wrong PYTHON TREE WORK         a variant that failed its check is marked, not drawn
 #   check.sh plot-refuses PYTHON TREE WORK       a bad command line or JSON: exit 2, nothing written
+#   check.sh sweep-table PYTHON TREE WORK        sweep-table.py's tables of fixtures/sweep/ are
+#                                                fixtures/sweep/expected/; a wrong variant is left
+#                                                out of "best"
+#   check.sh sweep-refuses PYTHON TREE WORK      a malformed report, a mixed folder, a bad CSV or
+#                                                command line: exit 2, nothing written
+#   check.sh sweep-plot PYTHON TREE WORK         the table and the SVG, the same twice (77: no matplotlib)
+#   check.sh sweep-results PYTHON TREE WORK      each docs/results/LAB-sweep.md holds the rows that
+#                                                sweep-table.py makes of docs/results/sweep/LAB/
+#
+# fixtures/sweep/ holds reports of tools/sweep.sh on the H100: lab 01 at three sizes with two of
+# its variants kept, lab 05 at two shapes. After a deliberate change of the table, rewrite
+# expected/ with (from the repository root)
+#   f=tests/tools/fixtures
+#   tools/sweep-table.py --no-svg --counters $f/counters/expected/01-dot-product-counters.csv \
+#     $f/sweep/01-dot-product $f/sweep/expected
+#   tools/sweep-table.py --no-svg $f/sweep/05-tiled-matmul $f/sweep/expected
+# and the committed pages as docs/results/README.md says; read the diffs before committing them.
 #
 # After a deliberate change of the table, rewrite expected/ with
 #   tools/counters-table.py --manifest tests/tools/fixtures/counters/manifest.tsv \
@@ -153,6 +170,124 @@ case $mode in
       expect_exit 2 "$work/log" "$python" "$tree/tools/plot-results.py" $args
     done
     [ -z "$(ls "$work/out")" ] || fail "a refused input still wrote $(ls "$work/out")"
+    ;;
+  sweep-table)
+    # The fixtures' own layout, so that the pages' relative links come out the same.
+    cp -R "$fixtures" "$work/fixtures" || fail "cannot copy the fixtures"
+    f=$work/fixtures
+    mkdir -p "$f/sweep/got"
+    expect_exit 0 "$work/log" "$python" "$tree/tools/sweep-table.py" --no-svg \
+      --counters "$f/counters/expected/01-dot-product-counters.csv" "$f/sweep/01-dot-product" "$f/sweep/got"
+    expect_exit 0 "$work/log" "$python" "$tree/tools/sweep-table.py" --no-svg \
+      "$f/sweep/05-tiled-matmul" "$f/sweep/got"
+    for file in 01-dot-product-sweep.md 05-tiled-matmul-sweep.md; do
+      same "$f/sweep/expected/$file" "$f/sweep/got/$file"
+    done
+    # The rows by size, smallest first, whatever the file names' order.
+    rows=$(grep -o '^| [0-9^]* |' "$f/sweep/got/01-dot-product-sweep.md" | tr -d '| ' | tr '\n' ' ')
+    [ "$rows" = "2^10 1537 2^30 " ] || fail "rows in the order: $rows"
+    # A variant that failed its check: "wrong" in its cell, and not the best, at that size only.
+    "$python" - "$f/sweep/01-dot-product/1537.json" <<'PY' || fail "cannot mark v1-interleaved wrong"
+import json, sys
+with open(sys.argv[1]) as f:
+    report = json.load(f)
+[v for v in report["variants"] if v["name"] == "v1-interleaved"][0]["correct"] = False
+with open(sys.argv[1], "w") as f:
+    json.dump(report, f)
+PY
+    expect_exit 0 "$work/log" "$python" "$tree/tools/sweep-table.py" --no-svg \
+      "$f/sweep/01-dot-product" "$f/sweep/got"
+    page=$f/sweep/got/01-dot-product-sweep.md
+    grep -q '^| 1537 | wrong | \*\*7\.7\*\* | 7\.4 | v6-vectorized | 0\.97x |' "$page" ||
+      fail "the wrong variant is not marked, or still the best"
+    grep -q '^| 2\^10 | \*\*7\.1\*\* | 7\.3 | 7\.1 | v1-interleaved |' "$page" || fail "the other sizes changed"
+    grep -q '^Wrong or not timed (left out of "best"): v1-interleaved at 1537\.$' "$page" ||
+      fail "no line naming the wrong variant"
+    grep -q '^Below the peer (fastest variant under 1.00x): 1537 0\.97x (v6-vectorized)\.$' "$page" ||
+      fail "no line naming the size below the peer"
+    ;;
+  sweep-refuses)
+    good=$fixtures/sweep/01-dot-product
+    mkdir -p "$work/out" "$work/empty"
+    # bad: one folder per case, each a copy of the good one with one report spoiled
+    spoil() {
+      mkdir -p "$work/bad/$1" || fail "cannot make $work/bad/$1"
+      cp "$good"/*.json "$work/bad/$1/" || fail "cannot copy the fixture"
+    }
+    spoil truncated
+    head -c 300 "$good/1537.json" >"$work/bad/truncated/1537.json"
+    spoil not-json
+    echo "not a report" >"$work/bad/not-json/1537.json"
+    spoil mixed-labs
+    cp "$fixtures/sweep/05-tiled-matmul/4096x4096x4096.json" "$work/bad/mixed-labs/"
+    spoil same-size
+    cp "$good/1537.json" "$work/bad/same-size/1537-again.json"
+    spoil bad-size
+    sed 's/"size": "1537"/"size": "1537 elements"/' "$good/1537.json" >"$work/bad/bad-size/1537.json"
+    spoil wrong-power
+    sed 's/"size": "1024 (2^10)"/"size": "1000 (2^10)"/' "$good/2p10.json" >"$work/bad/wrong-power/2p10.json"
+    spoil text-time
+    sed 's/"median_ms": [0-9.e-]*/"median_ms": "fast"/' "$good/1537.json" >"$work/bad/text-time/1537.json"
+    spoil no-peer
+    sed 's/"peer": {/"pear": {/' "$good/1537.json" >"$work/bad/no-peer/1537.json"
+    for case in truncated not-json mixed-labs same-size bad-size wrong-power text-time no-peer; do
+      expect_exit 2 "$work/log" "$python" "$tree/tools/sweep-table.py" --no-svg "$work/bad/$case" "$work/out"
+      grep -q "^error: .*$work/bad/$case/" "$work/log" || fail "$case: no message naming the report"
+    done
+    printf 'not,a,counters,csv\n1,2,3,4\n' >"$work/other.csv"
+    other_lab=$fixtures/counters/expected/01-dot-product-counters.csv
+    for args in "" "--no-svg $good" "--no-svg $work/empty $work/out" "--no-svg $work/no-such $work/out" \
+                "--no-svg $good $work/no-such-folder" "--no-svg --counters $work/other.csv $good $work/out" \
+                "--no-svg --counters $work/no-such.csv $good $work/out" \
+                "--no-svg --counters $other_lab $fixtures/sweep/05-tiled-matmul $work/out" \
+                "--no-svg --frobnicate $good $work/out"; do
+      # shellcheck disable=SC2086 # each case is several arguments
+      expect_exit 2 "$work/log" "$python" "$tree/tools/sweep-table.py" $args
+    done
+    expect_exit 2 "$work/log" "$python" "$tree/tools/sweep-table.py" --no-svg --note "two
+lines" "$good" "$work/out"
+    [ -z "$(ls -A "$work/out")" ] || fail "a refused input still wrote $(ls -A "$work/out")"
+    ;;
+  sweep-plot)
+    mkdir -p "$work/a" "$work/b"
+    for lab in 01-dot-product 05-tiled-matmul; do
+      "$python" "$tree/tools/sweep-table.py" "$fixtures/sweep/$lab" "$work/a"
+      code=$?
+      [ $code -eq 77 ] && exit 77
+      [ $code -eq 0 ] || fail "sweep-table.py exited with $code"
+      expect_exit 0 "$work/log" "$python" "$tree/tools/sweep-table.py" "$fixtures/sweep/$lab" "$work/b"
+      svg=$work/a/$lab-sweep.svg
+      head -c 200 "$svg" | grep -q "<svg" || fail "$svg is not an SVG"
+      grep -q "NVIDIA H100 80GB HBM3" "$svg" || fail "$svg has no GPU name"
+      grep -q "1.00x: as fast as cuBLAS" "$svg" || fail "$svg has no 1.00x line"
+      grep -q "^!\[$lab over .*\]($lab-sweep.svg)$" "$work/a/$lab-sweep.md" || fail "the page shows no SVG"
+      same "$svg" "$work/b/$lab-sweep.svg"
+      same "$work/a/$lab-sweep.md" "$work/b/$lab-sweep.md"
+    done
+    # shellcheck disable=SC2012 # the names are the labs', plain
+    [ "$(ls -A "$work/a" | wc -l)" -eq 4 ] || fail "other files than the tables and SVGs: $(ls -A "$work/a")"
+    ;;
+  sweep-results)
+    results=$tree/docs/results
+    for page in "$results"/[0-9][0-9]-*-sweep.md; do
+      lab=$(basename "$page" -sweep.md)
+      [ -d "$results/sweep/$lab" ] || fail "$page has no reports in docs/results/sweep/$lab"
+      counters=
+      [ -f "$results/$lab-counters.csv" ] && counters="--counters $results/$lab-counters.csv"
+      mkdir -p "$work/$lab"
+      # shellcheck disable=SC2086 # the option and its value, or nothing
+      expect_exit 0 "$work/log" "$python" "$tree/tools/sweep-table.py" --no-svg $counters \
+        "$results/sweep/$lab" "$work/$lab"
+      # The rows and the summary lines; the header's provenance note and the links are the page's own.
+      pattern='^(\||The fastest variant|Below the peer|Wrong or not timed)'
+      grep -E "$pattern" "$page" >"$work/$lab/committed"
+      grep -E "$pattern" "$work/$lab/$lab-sweep.md" >"$work/$lab/made"
+      [ -s "$work/$lab/made" ] || fail "no rows made for $lab"
+      same "$work/$lab/made" "$work/$lab/committed"
+      checked="${checked:-}$lab "
+    done
+    [ -n "${checked:-}" ] || fail "no docs/results/*-sweep.md found"
+    echo "checked: $checked"
     ;;
   *) fail "no mode $mode" ;;
 esac
