@@ -36,7 +36,7 @@
 #   tools/sweep-table.py --no-svg --counters $f/counters/expected/01-dot-product-counters.csv \
 #     $f/sweep/01-dot-product $f/sweep/expected
 #   tools/sweep-table.py --no-svg $f/sweep/05-tiled-matmul $f/sweep/expected
-# and the committed pages as docs/results/README.md says; read the diffs before committing them.
+# and the committed pages as docs/results/sweeps.md says; read the diffs before committing them.
 #
 # After a deliberate change of the table, rewrite expected/ with
 #   tools/counters-table.py --manifest tests/tools/fixtures/counters/manifest.tsv \
