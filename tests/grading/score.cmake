@@ -1,4 +1,4 @@
-# Host tests of pp-score (tools/score.c), included from tests/grading/CMakeLists.txt.
+# Host tests of pp-score (tools/score/), included from tests/grading/CMakeLists.txt.
 # Every test runs this same file as a script (cmake -P, the branch below): pp-score
 # on a fixture results folder, then a check of what it wrote or of how it refused.
 #
@@ -164,6 +164,8 @@ pp_score_test(rubric-tiers ${fixtures}/bad-rubrics/tiers.txt -DHEADER=
   "-DFAIL=tiers.txt:11: tiers must rise")
 pp_score_test(rubric-shadowed ${fixtures}/bad-rubrics/shadowed.txt -DHEADER=
   "-DFAIL=shadowed.txt:9: never used: line 7")
+pp_score_test(rubric-shadowed-bracket ${fixtures}/bad-rubrics/shadowed-bracket.txt -DHEADER=
+  "-DFAIL=shadowed-bracket.txt:8: never used: line 7 \\(01-saxpy[.]v\\[0-9\\]\\*\\)")
 pp_score_test(rubric-sum ${fixtures}/bad-rubrics/sum.txt -DCASE=${fixtures}/mixed -DOUT=${out}/rubric-sum
   "-DFAIL=sum.txt:2: 01-saxpy is worth 55 points, but its tests in .* add up to 50")
 pp_score_test(tests-tsv ${fixtures}/rubric.txt -DCASE=${fixtures}/bad-tsv -DOUT=${out}/tests-tsv
