@@ -12,7 +12,7 @@
  * a class has the same ones. An "ungraded <why>" line in submission.txt (no
  * GPU could run the tests) makes every report say so and carry no score.
  * Exits 0 once the reports are written, 2 on bad input (the message names the
- * file and line).
+ * file and line), among it a graded test that no line of the rubric matches.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>

@@ -45,8 +45,7 @@ int has_test(const Results *results, const char *name) {
 static Test *new_test(Results *out, const char *name, State state, double seconds, int lab) {
   if (out->tests == MAX_TESTS) die("tests.tsv", 0, "more than %d tests", MAX_TESTS);
   Test *t = &out->test[out->tests++];
-  *t = (Test){.name = checked(strdup(name)), .state = state, .seconds = seconds, .lab = lab,
-              .visibility = "visible"};
+  *t = (Test){.name = checked(strdup(name)), .state = state, .seconds = seconds, .lab = lab};
   return t;
 }
 
@@ -86,10 +85,12 @@ void read_tests(Results *out, const Rubric *r, const char *dir) {
       fprintf(stderr, "pp-score: warning: %s is in no lab of the rubric: ignored\n", line);
       continue;
     }
-    Test *t = new_test(out, line, (State)state, time, lab);
+    /* A graded test that no line scores would be worth nothing unnoticed. */
     const Rule *rule = rule_for(r, line);
-    if (rule) set_rule(t, rule);
-    else fprintf(stderr, "pp-score: warning: %s has no rubric line: 0 points\n", line);
+    if (!rule)
+      die(r->path, 0, "no line matches %s (%s:%d): every test of a lab needs one; give it points, or 0",
+          line, path, at);
+    set_rule(new_test(out, line, (State)state, time, lab), rule);
   }
   free(line);
   fclose(f);

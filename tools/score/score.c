@@ -11,7 +11,8 @@
 static const char *const hints[STATES] = {
     [PASS] = "",
     [FAIL] = "failed\n",
-    [SKIP] = "skipped: the grading machine could not run it (no GPU or no compute-sanitizer)\n",
+    [SKIP] = "skipped: the grading machine could not run it "
+             "(no GPU, no compute-sanitizer, or too little GPU memory)\n",
     [ERROR] = "the grading itself failed here, not your code: ask for a regrade\n",
     [TIMEOUT] = "did not finish within %g s: an endless loop or a deadlock?\n",
     [MISSING] = "missing: this test never ran\n",
@@ -20,7 +21,7 @@ static const char *const hints[STATES] = {
 /* The points of a passing test; a perf test's, from its vs_peer and the tiers. */
 static double points(const Test *t, const Verdict *v, FILE *o) {
   const Rule *r = t->rule;
-  if (!r || r->kind != TIERS) return t->max;
+  if (r->kind != TIERS) return t->max;
   int reached = -1;
   for (int i = 0; i < r->tiers; ++i)
     if (v->has_peer && v->vs_peer >= r->tier[i].ratio) reached = i;
@@ -83,7 +84,7 @@ static void score_lab(Grading *g, int index) {
   for (int i = 0; i < results->tests; ++i) {
     const Test *t = &results->test[i];
     if (t->lab != index) continue;
-    if (!lab->gate && t->rule && t->rule->kind == GATE && t->state != PASS) lab->gate = t;
+    if (!lab->gate && t->rule->kind == GATE && t->state != PASS) lab->gate = t;
     lab->score += t->score;
     max += t->max;
   }

@@ -56,7 +56,7 @@ typedef struct {
   State state;
   double seconds;
   int lab;
-  const Rule *rule; /* NULL for a test no line matches, and a lab's gated entry */
+  const Rule *rule; /* NULL only for a lab's gated entry */
   double score, max;
   char *output; /* what it shows: its hint, notes, speed and log excerpt */
   size_t output_len;
@@ -84,8 +84,9 @@ typedef struct {
   Submission submission;
 } Results;
 
-/* Reads dir/tests.tsv into *out; tests of labs the rubric does not declare
- * are left out, with a warning, and so is the rule of a test no line matches. */
+/* Reads dir/tests.tsv into *out: every test of a lab of the rubric must
+ * match a rule of it (dies naming the test otherwise); tests of other labs
+ * are left out, with a warning. */
 void read_tests(Results *out, const Rubric *r, const char *dir);
 /* Adds a test that did not run, as missing. */
 void add_missing(Results *out, const Rubric *r, const char *name, int lab);
