@@ -17,7 +17,7 @@
 if(CMAKE_SCRIPT_MODE_FILE)
   cmake_policy(VERSION 3.25) # a script starts with none: IN_LIST needs it
   # cmake -DSCORE=<pp-score> -DRUBRIC=<rubric> [-DCASE=<fixture> -DOUT=<dir>]
-  #       [-DHEADER=<line> | -DUNGRADED=ON | -DFAIL=<regex>] -P score.cmake
+  #       [-DHEADER=<line> | -DUNGRADED=ON | -DFAIL=<regex> | -DSAME_AS=<fixture>] -P score.cmake
   # cmake -DSCORE=<pp-score> -DRUBRIC=<rubric> -DOUT=<dir> -DFULL=ON -DCTEST=<ctest>
   #       -DBUILD=<build folder> -P score.cmake
   if(FULL)
@@ -174,6 +174,36 @@ if(CMAKE_SCRIPT_MODE_FILE)
                           "diff -u ${CASE}/expected/${name} ${OUT}/${name}")
     endif()
   endforeach()
+  if(DEFINED SAME_AS)
+    # The same submission graded with the same seed on another GPU: other
+    # absolute times (tests.tsv's seconds, the timing logs), the same ratios
+    # in the verdicts. Every report must be the same, JUnit's times aside.
+    file(READ "${CASE}/results/tests.tsv" here)
+    file(READ "${SAME_AS}/results/tests.tsv" there)
+    if(here STREQUAL there)
+      message(FATAL_ERROR "${SAME_AS}/results/tests.tsv has the same times as ${CASE}'s: the test shows nothing")
+    endif()
+    set(other "${OUT}.same-as")
+    file(REMOVE_RECURSE "${other}")
+    file(MAKE_DIRECTORY "${other}")
+    execute_process(COMMAND "${SCORE}" --rubric "${RUBRIC}" --results "${SAME_AS}/results"
+                            --student "${student}" --out "${other}"
+                    RESULT_VARIABLE code OUTPUT_QUIET ERROR_VARIABLE other_stderr)
+    if(NOT code EQUAL 0 OR NOT other_stderr STREQUAL stderr)
+      message(FATAL_ERROR "${SAME_AS}: pp-score exited with ${code}: ${other_stderr}")
+    endif()
+    foreach(name results.json row.csv summary.txt junit.xml)
+      file(READ "${OUT}/${name}" here)
+      file(READ "${other}/${name}" there)
+      string(REGEX REPLACE " time=\"[^\"]*\"" "" here "${here}")
+      string(REGEX REPLACE " time=\"[^\"]*\"" "" there "${there}")
+      if(NOT here STREQUAL there)
+        message(FATAL_ERROR "${other}/${name} differs from ${OUT}/${name}: the same ratios on "
+                            "another GPU must score the same: diff -u ${OUT}/${name} ${other}/${name}")
+      endif()
+    endforeach()
+    string(APPEND result ", and the same on the other GPU")
+  endif()
   message(STATUS "${result}: every report as expected")
   return()
 endif()
@@ -197,6 +227,11 @@ pp_score_test(csv-header ${rubric}
 foreach(case IN ITEMS mixed not-built missing-lab symbols-fail bad-bytes)
   pp_score_test(${case} ${fixtures}/rubric.txt -DCASE=${fixtures}/${case} -DOUT=${out}/${case})
 endforeach()
+# Fair on any GPU: one submission graded with the same seed on an H100 and on
+# an L4 (times several times longer, the same ratios to the library peer)
+# scores the same, every report alike.
+pp_score_test(same-ratios-any-gpu ${fixtures}/rubric.txt -DCASE=${fixtures}/gpu-h100
+              -DOUT=${out}/gpu-h100 -DSAME_AS=${fixtures}/gpu-l4)
 # What grading/grade leaves where no GPU is usable: reports that say ungraded.
 pp_score_test(ungraded ${fixtures}/rubric.txt -DCASE=${fixtures}/ungraded -DOUT=${out}/ungraded -DUNGRADED=ON)
 

@@ -18,7 +18,9 @@ static const char *const hints[STATES] = {
     [MISSING] = "missing: this test never ran\n",
     [NOT_BUILT] = "not run: the lab did not compile\n"};
 
-/* The points of a passing test; a perf test's, from its vs_peer and the tiers. */
+/* The points of a passing test. A perf test's come from its vs_peer alone: the
+ * library peer's time over the best variant's, both timed in the same run on
+ * the grading GPU, so that no GPU's absolute speed enters a score. */
 static double points(const Test *t, const Verdict *v, FILE *o) {
   const Rule *r = t->rule;
   if (r->kind != TIERS) return t->max;
@@ -62,7 +64,7 @@ static void score_test(Grading *g, Test *t) {
   if (v.has_peer) {
     fprintf(o, "speed: %gx the library peer%s%s", v.vs_peer, *v.best ? ", with " : "", v.best);
     if (v.has_first) fprintf(o, " (%gx variant 0)", v.vs_first);
-    fputc('\n', o);
+    fprintf(o, "; both timed in this run, on the grading GPU\n");
   }
   LabScore *lab_score = &g->lab[t->lab];
   if (t->state == PASS && v.has_peer && !lab_score->vs_peer) lab_score->vs_peer = v.vs_peer;
