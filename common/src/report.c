@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pp/json.h"
+
 static double ratio(const pp_result *numerator, const pp_result *r) {
   return numerator && numerator->ran && r->ran ? numerator->time.median_ms / r->time.median_ms : NAN;
 }
@@ -96,20 +98,6 @@ void pp_report_print(FILE *out, const pp_report *report) {
   }
 }
 
-static void json_string(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; s && *s; ++s) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\')
-      fprintf(f, "\\%c", c);
-    else if (c < 0x20)
-      fprintf(f, "\\u%04x", c);
-    else
-      fputc(c, f);
-  }
-  fputc('"', f);
-}
-
 static void json_number(FILE *f, double x) {
   if (isfinite(x))
     fprintf(f, "%.9g", x);
@@ -119,14 +107,14 @@ static void json_number(FILE *f, double x) {
 
 static void json_key(FILE *f, const char *key, int first) {
   fputs(first ? "" : ", ", f);
-  json_string(f, key);
+  pp_json_string(f, key);
   fputs(": ", f);
 }
 
 /* One "key": value pair each; every pair but the first of an object is preceded by a comma. */
 static void text_field(FILE *f, const char *key, const char *value) {
   json_key(f, key, 0);
-  json_string(f, value);
+  pp_json_string(f, value);
 }
 
 static void number_field(FILE *f, const char *key, double value) {
@@ -173,7 +161,7 @@ static void json_report(FILE *f, const pp_report *report) {
   char capability[16];
   snprintf(capability, sizeof capability, "%d.%d", d->cc_major, d->cc_minor);
   fputs("{\"lab\": ", f);
-  json_string(f, report->lab);
+  pp_json_string(f, report->lab);
   text_field(f, "title", report->title);
   text_field(f, "size", report->size);
   integer_field(f, "seed", report->seed);
@@ -181,7 +169,7 @@ static void json_report(FILE *f, const pp_report *report) {
   integer_field(f, "reps", (unsigned long long)report->reps);
   integer_field(f, "warmup", (unsigned long long)report->warmup);
   fputs(", \"device\": {\"name\": ", f);
-  json_string(f, d->name);
+  pp_json_string(f, d->name);
   text_field(f, "compute_capability", capability);
   integer_field(f, "sm_count", (unsigned long long)d->sm_count);
   integer_field(f, "l2_bytes", d->l2_bytes);

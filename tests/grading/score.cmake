@@ -1,20 +1,58 @@
-# Host tests of pp-score (tools/score.c), included from tests/grading/CMakeLists.txt.
+# Host tests of pp-score (tools/score/), included from tests/grading/CMakeLists.txt.
 # Every test runs this same file as a script (cmake -P, the branch below): pp-score
 # on a fixture results folder, then a check of what it wrote or of how it refused.
 #
 # Fixtures (fixtures/): rubric.txt is a small rubric of two made-up labs, 01-saxpy
 # and 02-sum; each <case>/results is what grading leaves for one submission and
 # <case>/expected what pp-score must write for it (plus its warnings, stderr.txt).
-# full-pass is graded with the real grading/rubric.txt instead: it must score full
-# marks with no warning, which checks that rubric against the five labs' tests.
+# full-pass is made here instead, from this build's own test list: every test
+# that grading runs for the configured labs, passed, graded with the real
+# grading/rubric.txt. It must score full marks with no warning, which checks that
+# rubric against the labs' tests: a test it has no line for is refused.
 # After a deliberate change of the reports, rewrite expected/ with:
 #   pp-score --rubric fixtures/rubric.txt --results fixtures/<case>/results \
 #            --student <its student> --out fixtures/<case>/expected 2> fixtures/<case>/expected/stderr.txt
 # and read the diff before committing it.
 
 if(CMAKE_SCRIPT_MODE_FILE)
+  cmake_policy(VERSION 3.25) # a script starts with none: IN_LIST needs it
   # cmake -DSCORE=<pp-score> -DRUBRIC=<rubric> [-DCASE=<fixture> -DOUT=<dir>]
-  #       [-DHEADER=<line> | -DFULL=ON | -DUNGRADED=ON | -DFAIL=<regex>] -P score.cmake
+  #       [-DHEADER=<line> | -DUNGRADED=ON | -DFAIL=<regex> | -DSAME_AS=<fixture>] -P score.cmake
+  # cmake -DSCORE=<pp-score> -DRUBRIC=<rubric> -DOUT=<dir> -DFULL=ON -DCTEST=<ctest>
+  #       -DBUILD=<build folder> -P score.cmake
+  if(FULL)
+    # What grading/grade runs for a lab: the tests of the gauntlet's checks and
+    # perf (labels grade, sanitizer, perf: cmake/Labs.cmake), and the lab's
+    # build and symbol check. Each passed, perf at 1.4x the library peer.
+    execute_process(COMMAND "${CTEST}" --test-dir "${BUILD}" -N -L "^(grade|sanitizer|perf)$"
+                    OUTPUT_VARIABLE listing RESULT_VARIABLE code)
+    string(REGEX MATCHALL "Test +#[0-9]+: [^\n]+" listed "${listing}")
+    if(NOT code EQUAL 0 OR listed STREQUAL "")
+      message(FATAL_ERROR "ctest -N listed no graded test in ${BUILD} (exit ${code}):\n${listing}")
+    endif()
+    set(CASE "${OUT}.case")
+    file(REMOVE_RECURSE "${CASE}")
+    set(results "${CASE}/results")
+    set(labs "")
+    set(tsv "")
+    foreach(line IN LISTS listed)
+      string(REGEX REPLACE "^Test +#[0-9]+: " "" name "${line}")
+      string(REGEX REPLACE "[.].*" "" lab "${name}")
+      if(NOT lab IN_LIST labs)
+        list(APPEND labs ${lab})
+        string(APPEND tsv "${lab}.build\tpass\t41.5\n${lab}.symbols\tpass\t0.2\n")
+        file(WRITE "${results}/${lab}.symbols.verdict" "status pass\n")
+      endif()
+      string(APPEND tsv "${name}\tpass\t3.5\n")
+      set(verdict "status pass\nseed 424242\n")
+      if(name MATCHES "[.]perf$")
+        string(APPEND verdict "best the-last\nvs_peer 1.4000\nvs_first 9.5000\n")
+      endif()
+      file(WRITE "${results}/${name}.verdict" "${verdict}")
+    endforeach()
+    file(WRITE "${results}/tests.tsv" "${tsv}")
+    file(WRITE "${results}/submission.txt" "student full-pass\nseed 424242\ntree 0123abcd\n")
+  endif()
   set(command "${SCORE}" --rubric "${RUBRIC}")
   if(DEFINED HEADER)
     list(APPEND command --csv-header)
@@ -108,10 +146,18 @@ if(CMAKE_SCRIPT_MODE_FILE)
       endif()
     endforeach()
     if(FULL)
-      if(NOT short STREQUAL "" OR NOT stderr STREQUAL "" OR NOT row MATCHES "^${student},${score},${score},.*,graded\n$")
-        message(FATAL_ERROR "expected full marks and no warning; got:${short}\n${stderr}row.csv: ${row}")
+      # The configured labs' tests all earn full marks; a lab of the rubric that
+      # this build did not configure shows as missing, and is not checked.
+      set(short_of_labs "")
+      foreach(lab IN LISTS labs)
+        string(REGEX MATCHALL "\n  ${lab}[:.][^\n]*" lab_short "${short}") # the lab's tests, or its gated entry
+        string(APPEND short_of_labs ${lab_short})
+      endforeach()
+      if(NOT short_of_labs STREQUAL "" OR NOT stderr STREQUAL "")
+        message(FATAL_ERROR "expected full marks for ${labs} and no warning; got:${short_of_labs}\n${stderr}")
       endif()
-      message(STATUS "${score} of ${score}, every test passed")
+      list(LENGTH labs count)
+      message(STATUS "${count} labs at full marks, every graded test passed (${score} points)")
       return()
     endif()
     if(NOT score EQUAL sum OR NOT row MATCHES ",${score},${max},.*,graded\n$")
@@ -128,6 +174,36 @@ if(CMAKE_SCRIPT_MODE_FILE)
                           "diff -u ${CASE}/expected/${name} ${OUT}/${name}")
     endif()
   endforeach()
+  if(DEFINED SAME_AS)
+    # The same submission graded with the same seed on another GPU: other
+    # absolute times (tests.tsv's seconds, the timing logs), the same ratios
+    # in the verdicts. Every report must be the same, JUnit's times aside.
+    file(READ "${CASE}/results/tests.tsv" here)
+    file(READ "${SAME_AS}/results/tests.tsv" there)
+    if(here STREQUAL there)
+      message(FATAL_ERROR "${SAME_AS}/results/tests.tsv has the same times as ${CASE}'s: the test shows nothing")
+    endif()
+    set(other "${OUT}.same-as")
+    file(REMOVE_RECURSE "${other}")
+    file(MAKE_DIRECTORY "${other}")
+    execute_process(COMMAND "${SCORE}" --rubric "${RUBRIC}" --results "${SAME_AS}/results"
+                            --student "${student}" --out "${other}"
+                    RESULT_VARIABLE code OUTPUT_QUIET ERROR_VARIABLE other_stderr)
+    if(NOT code EQUAL 0 OR NOT other_stderr STREQUAL stderr)
+      message(FATAL_ERROR "${SAME_AS}: pp-score exited with ${code}: ${other_stderr}")
+    endif()
+    foreach(name results.json row.csv summary.txt junit.xml)
+      file(READ "${OUT}/${name}" here)
+      file(READ "${other}/${name}" there)
+      string(REGEX REPLACE " time=\"[^\"]*\"" "" here "${here}")
+      string(REGEX REPLACE " time=\"[^\"]*\"" "" there "${there}")
+      if(NOT here STREQUAL there)
+        message(FATAL_ERROR "${other}/${name} differs from ${OUT}/${name}: the same ratios on "
+                            "another GPU must score the same: diff -u ${OUT}/${name} ${other}/${name}")
+      endif()
+    endforeach()
+    string(APPEND result ", and the same on the other GPU")
+  endif()
   message(STATUS "${result}: every report as expected")
   return()
 endif()
@@ -144,12 +220,18 @@ function(pp_score_test name rubric)
   set_tests_properties(grading.score.${name} PROPERTIES LABELS "grading;host")
 endfunction()
 
-pp_score_test(full-pass ${rubric} -DCASE=${fixtures}/full-pass -DOUT=${out}/full-pass -DFULL=ON)
+pp_score_test(full-pass ${rubric} -DOUT=${out}/full-pass -DFULL=ON -DCTEST=${CMAKE_CTEST_COMMAND}
+              -DBUILD=${PROJECT_BINARY_DIR})
 pp_score_test(csv-header ${rubric}
   "-DHEADER=student,score,max_score,01-dot-product,02-reduction,03-scan,04-hierarchical-scan,05-tiled-matmul,seed,status")
 foreach(case IN ITEMS mixed not-built missing-lab symbols-fail bad-bytes)
   pp_score_test(${case} ${fixtures}/rubric.txt -DCASE=${fixtures}/${case} -DOUT=${out}/${case})
 endforeach()
+# Fair on any GPU: one submission graded with the same seed on an H100 and on
+# an L4 (times several times longer, the same ratios to the library peer)
+# scores the same, every report alike.
+pp_score_test(same-ratios-any-gpu ${fixtures}/rubric.txt -DCASE=${fixtures}/gpu-h100
+              -DOUT=${out}/gpu-h100 -DSAME_AS=${fixtures}/gpu-l4)
 # What grading/grade leaves where no GPU is usable: reports that say ungraded.
 pp_score_test(ungraded ${fixtures}/rubric.txt -DCASE=${fixtures}/ungraded -DOUT=${out}/ungraded -DUNGRADED=ON)
 
@@ -164,6 +246,12 @@ pp_score_test(rubric-tiers ${fixtures}/bad-rubrics/tiers.txt -DHEADER=
   "-DFAIL=tiers.txt:11: tiers must rise")
 pp_score_test(rubric-shadowed ${fixtures}/bad-rubrics/shadowed.txt -DHEADER=
   "-DFAIL=shadowed.txt:9: never used: line 7")
+pp_score_test(rubric-shadowed-bracket ${fixtures}/bad-rubrics/shadowed-bracket.txt -DHEADER=
+  "-DFAIL=shadowed-bracket.txt:8: never used: line 7 \\(01-saxpy[.]v\\[0-9\\]\\*\\)")
+# A graded test that no line matches: refused, named, nothing written.
+pp_score_test(rubric-unmatched ${fixtures}/bad-rubrics/unmatched.txt -DCASE=${fixtures}/mixed
+  -DOUT=${out}/rubric-unmatched
+  "-DFAIL=unmatched.txt: no line matches 01-saxpy.large \\(.*/mixed/results/tests.tsv:10\\)")
 pp_score_test(rubric-sum ${fixtures}/bad-rubrics/sum.txt -DCASE=${fixtures}/mixed -DOUT=${out}/rubric-sum
   "-DFAIL=sum.txt:2: 01-saxpy is worth 55 points, but its tests in .* add up to 50")
 pp_score_test(tests-tsv ${fixtures}/rubric.txt -DCASE=${fixtures}/bad-tsv -DOUT=${out}/tests-tsv

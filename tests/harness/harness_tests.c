@@ -9,6 +9,7 @@
 #include "pp/buffer.h"
 #include "pp/cli.h"
 #include "pp/exact.h"
+#include "pp/json.h"
 #include "pp/random.h"
 #include "pp/reference.h"
 #include "pp/report.h"
@@ -309,6 +310,60 @@ static void test_timer(void) {
   EXPECT(pp_median(one, 1) == 7.0);
 }
 
+/* What pp_json_escape() writes for @p n bytes of @p text equals @p want. */
+static int escapes_to(const char *text, size_t n, const char *want) {
+  char got[256];
+  FILE *f = tmpfile();
+  pp_json_escape(f, text, n);
+  rewind(f);
+  size_t len = fread(got, 1, sizeof got - 1, f);
+  got[len] = '\0';
+  fclose(f);
+  if (len == strlen(want) && !memcmp(got, want, len)) return 1;
+  fprintf(stderr, "pp_json_escape wrote \"%s\", expected \"%s\"\n", got, want);
+  return 0;
+}
+#define ESCAPES_TO(text, want) EXPECT(escapes_to(text, sizeof text - 1, want))
+#define U_FFFD "\xEF\xBF\xBD"
+
+static void test_json(void) {
+  /* Quotes, backslashes and every control character are escaped. */
+  ESCAPES_TO("say \"hi\" \\ bye", "say \\\"hi\\\" \\\\ bye");
+  ESCAPES_TO("a\nb\tc\rd\be\ff", "a\\nb\\tc\\rd\\be\\ff");
+  ESCAPES_TO("\x01\x1b[31m\x1f\x7f", "\\u0001\\u001b[31m\\u001f\\u007f");
+  ESCAPES_TO("nul\0inside", "nul\\u0000inside");
+  ESCAPES_TO(" ~/", " ~/");
+  /* Valid UTF-8 of 2, 3 and 4 bytes passes unchanged. */
+  ESCAPES_TO("caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80 \xF4\x8F\xBF\xBF",
+             "caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80 \xF4\x8F\xBF\xBF");
+  /* Each byte that starts no valid character becomes U+FFFD. */
+  ESCAPES_TO("\xFF", U_FFFD);
+  ESCAPES_TO("a\x80" "b", "a" U_FFFD "b");                 /* a lone continuation byte */
+  ESCAPES_TO("\xC0\xAF", U_FFFD U_FFFD);                     /* overlong '/' */
+  ESCAPES_TO("\xE0\x80\xAF", U_FFFD U_FFFD U_FFFD);          /* overlong, 3 bytes */
+  ESCAPES_TO("\xF0\x8F\xBF\xBF", U_FFFD U_FFFD U_FFFD U_FFFD); /* overlong, 4 bytes */
+  ESCAPES_TO("\xED\xA0\x80", U_FFFD U_FFFD U_FFFD);          /* a surrogate */
+  ESCAPES_TO("\xF4\x90\x80\x80", U_FFFD U_FFFD U_FFFD U_FFFD); /* past U+10FFFF */
+  ESCAPES_TO("\xF5\x80\x80\x80", U_FFFD U_FFFD U_FFFD U_FFFD); /* no such lead byte */
+  ESCAPES_TO("\xF0\x9F\x98", U_FFFD U_FFFD U_FFFD);          /* 4 bytes cut to 3 */
+  ESCAPES_TO("\xE2\x82\\", U_FFFD U_FFFD "\\\\");          /* cut by an ASCII byte */
+  ESCAPES_TO("\xEF\xBF\xBF", U_FFFD U_FFFD U_FFFD);          /* U+FFFF */
+  EXPECT(pp_utf8_length("\xF0\x9F\x98\x80", 4) == 4 && pp_utf8_length("\xF0\x9F\x98\x80", 3) == 0);
+  EXPECT(pp_utf8_length("\xE2\x82\xAC", 3) == 3 && pp_utf8_length("\xC3\xA9", 2) == 2);
+  EXPECT(pp_utf8_length("A", 1) == 1 && pp_utf8_length("\x80", 1) == 0);
+
+  /* pp_json_string() quotes, and writes NULL as the empty string. */
+  char got[64];
+  FILE *f = tmpfile();
+  pp_json_string(f, "a\"\xFF");
+  pp_json_string(f, NULL);
+  rewind(f);
+  size_t len = fread(got, 1, sizeof got - 1, f);
+  got[len] = '\0';
+  fclose(f);
+  EXPECT(!strcmp(got, "\"a\\\"" U_FFFD "\"\"\""));
+}
+
 static pp_result fake(const char *name, int index, double ms, int correct) {
   pp_result r;
   memset(&r, 0, sizeof r);
@@ -362,8 +417,15 @@ static void test_report(const char *results_dir) {
   EXPECT(strstr(text, "v2-fast") && strstr(text, "WRONG v1-broken: result never written"));
 
   char path[4096];
+  /* A note can hold what a student's program printed: any bytes. */
+  snprintf(variants[1].note, sizeof variants[1].note, "result never written \xFF\x01");
   snprintf(path, sizeof path, "%s/harness-report.json", results_dir);
   EXPECT(pp_report_write_json(&report, path) == 0);
+  FILE *json = fopen(path, "rb");
+  len = json ? fread(text, 1, sizeof text - 1, json) : 0;
+  text[len] = '\0';
+  if (json) fclose(json);
+  EXPECT(strstr(text, "result never written " U_FFFD "\\u0001") && !strchr(text, '\xFF'));
   snprintf(path, sizeof path, "%s/no-such-dir/report.json", results_dir);
   EXPECT(pp_report_write_json(&report, path) == -1);
 }
@@ -384,6 +446,7 @@ int main(int argc, char **argv) {
   else if (!strcmp(group, "output-paths")) test_output_paths(argv[2]);
   else if (!strcmp(group, "timer")) test_timer();
   else if (!strcmp(group, "report")) test_report(argv[2]);
+  else if (!strcmp(group, "json")) test_json();
   else {
     fprintf(stderr, "unknown group %s\n", group);
     return 2;
