@@ -14,9 +14,10 @@
  *   level only, those between "// BEGIN CHALLENGE" and "// END CHALLENGE"
  *   into the challenge level only;
  * - everything else goes into every level as it is.
- * Markers may be indented; no region may open inside another. Both levels
- * must name the same TODOs in the same order (a line whose text starts with
- * "// TODO <label>:" names <label>), so that they match one handout.
+ * Markers may be indented; no region may open inside another. A level's
+ * region holds comments only, so that both levels are the same code. Both
+ * levels must name the same TODOs in the same order (a line whose text starts
+ * with "// TODO <label>:" names <label>), so that they match one handout.
  * Exit codes: 0 done (or FILE is the same), 1 FILE differs, 2 bad usage or a
  * malformed solution (then nothing is printed or written).
  */
@@ -85,7 +86,8 @@ static int same_todos(const todo_list *guided, const todo_list *challenge, const
     const char *c = i < challenge->count ? challenge->label[i] : NULL;
     if (g && c && !strcmp(g, c)) continue;
     if (g && c)
-      fprintf(stderr, "%s:%d: TODO %s of the guided level meets TODO %s of the challenge level (line %d)\n",
+      fprintf(stderr,
+              "%s:%d: TODO %s of the guided level meets TODO %s of the challenge level (line %d)\n",
               name, guided->line[i], g, c, challenge->line[i]);
     else if (g)
       fprintf(stderr, "%s:%d: TODO %s of the guided level has no TODO in the challenge level\n", name,
@@ -136,6 +138,12 @@ static int make_skeleton(FILE *in, const char *name, enum region level, FILE *ou
         fputs(text_of(line) + 4, out);
       }
     } else {
+      const char *text = text_of(line);
+      if (region != SHARED && strncmp(text, "//", 2) && strspn(text, "\r\n") != strlen(text)) {
+        fprintf(stderr, "%s:%d: the %s region opened at line %d holds code: a level's text is "
+                "comments only\n", name, number, region_names[region], opened_at);
+        return USAGE;
+      }
       if (region == SHARED || region == level) fputs(line, out);
       if (region != SHARED && !note_todo(&todos[region - GUIDED], line, number)) {
         fprintf(stderr, "%s:%d: more than %d TODOs\n", name, number, MAX_TODOS);
