@@ -19,8 +19,10 @@
 # pp_add_crosscheck() adds <lab>.crosscheck: the grader's GPU side against its CPU side.
 # With PP_GRADE=all, also:
 #   <lab>.skeleton.<variant>      the skeleton: GIVEN variants pass, the rest fail cleanly
-#   <lab>.skeleton-drift          labs/ is what pp-skeleton makes of solutions/
-#   <lab>.symbols                 the solution and the skeleton pass grading's symbol check
+#   <lab>.challenge.<variant>     the same for the challenge level's file
+#   <lab>.skeleton-drift          labs/ is what pp-skeleton makes of solutions/ (guided level)
+#   <lab>.challenge-drift         labs-challenge/ is what it makes at the challenge level
+#   <lab>.symbols                 the solution and both skeletons pass grading's symbol check
 #   <lab>.mutant.<name>           each tests/mutants/<lab>/<name>.patch is rejected by a
 #                                 check of the gauntlet, and the test says which
 #
@@ -271,27 +273,42 @@ function(pp_add_lab lab)
     return()
   endif()
 
-  pp_lab_runner(${lab}-skeleton ${skeleton} ${grader})
-  foreach(variant IN LISTS ARG_VARIANTS)
-    if(variant IN_LIST ARG_GIVEN)
-      set(expected 0)
+  # Both levels of the student's file, made by pp-skeleton from the one
+  # solution: labs/ (guided, <lab>-skeleton, <lab>.skeleton.*) and
+  # labs-challenge/ (challenge, <lab>-challenge, <lab>.challenge.*).
+  set(challenge ${PROJECT_SOURCE_DIR}/labs-challenge/${lab}/${ARG_SOURCE})
+  set(write_commands "")
+  foreach(level IN ITEMS skeleton challenge)
+    if(level STREQUAL "skeleton")
+      set(level_file ${skeleton})
+      set(level_option --level guided)
     else()
-      set(expected 1)
+      set(level_file ${challenge})
+      set(level_option --level challenge)
     endif()
-    pp_gpu_test(${lab}.skeleton.${variant} pp-expect ${expected} --
-                $<TARGET_FILE:${lab}-skeleton> --grade --variant ${variant})
-    set_tests_properties(${lab}.skeleton.${variant} PROPERTIES LABELS "${lab};gpu;skeleton")
+    pp_lab_runner(${lab}-${level} ${level_file} ${grader})
+    foreach(variant IN LISTS ARG_VARIANTS)
+      if(variant IN_LIST ARG_GIVEN)
+        set(expected 0)
+      else()
+        set(expected 1)
+      endif()
+      pp_gpu_test(${lab}.${level}.${variant} pp-expect ${expected} --
+                  $<TARGET_FILE:${lab}-${level}> --grade --variant ${variant})
+      set_tests_properties(${lab}.${level}.${variant} PROPERTIES LABELS "${lab};gpu;${level}")
+    endforeach()
+    add_test(NAME ${lab}.${level}-drift COMMAND pp-skeleton ${solution} ${level_option} --check ${level_file})
+    set_tests_properties(${lab}.${level}-drift PROPERTIES LABELS "${lab};host")
+    list(APPEND write_commands COMMAND pp-skeleton ${solution} ${level_option} --write ${level_file})
   endforeach()
+  add_custom_target(${lab}-write-skeleton ${write_commands}
+                    COMMENT "Writing ${skeleton} and ${challenge} from the solution")
+  add_dependencies(skeletons ${lab}-write-skeleton)
 
   # What grading/grade refuses, the course's own files must not use.
   add_test(NAME ${lab}.symbols COMMAND pp-symcheck --allow ${PROJECT_SOURCE_DIR}/grading/allowed-symbols.txt
-           $<TARGET_OBJECTS:${lab}> $<TARGET_OBJECTS:${lab}-skeleton>)
+           $<TARGET_OBJECTS:${lab}> $<TARGET_OBJECTS:${lab}-skeleton> $<TARGET_OBJECTS:${lab}-challenge>)
   set_tests_properties(${lab}.symbols PROPERTIES LABELS "${lab};host")
-  add_test(NAME ${lab}.skeleton-drift COMMAND pp-skeleton ${solution} --check ${skeleton})
-  set_tests_properties(${lab}.skeleton-drift PROPERTIES LABELS "${lab};host")
-  add_custom_target(${lab}-write-skeleton COMMAND pp-skeleton ${solution} --write ${skeleton}
-                    COMMENT "Writing ${skeleton} from the solution")
-  add_dependencies(skeletons ${lab}-write-skeleton)
 
   # A mutant meets every check of the gauntlet in one test, until one rejects it.
   set(gauntlet "")

@@ -102,10 +102,22 @@ __device__ float block_sum_interleaved(float x) {
   __shared__ float cache[BLOCK];
   cache[threadIdx.x] = x;
   __syncthreads();
+  // BEGIN CHALLENGE
+  // TODO 1: leave the sum of cache[0, BLOCK) in cache[0], final in every thread
+  // by the time it returns (every thread reads it, and racecheck runs). The
+  // rung's technique: a tree of log2(BLOCK) parallel steps with interleaved
+  // addressing, the distance between the partial sums added doubling from step
+  // to step, each step done by the threads whose index is a multiple of twice
+  // that distance. Shared memory and __syncthreads() only. On integer data the
+  // grader demands the exact sum, so a partial sum read before it is final
+  // shows.
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 1: add cache[] up as a tree with interleaved addressing. In the step
   // with stride s = 1, 2, 4, ..., BLOCK / 2, each thread whose index is a
   // multiple of 2s adds cache[t + s] into cache[t]. Every step must finish in
   // all threads before the next one reads: __syncthreads() after each step.
+  // END GUIDED
   // BEGIN SOLUTION
   for (int stride = 1; stride < BLOCK; stride *= 2) {
     if (threadIdx.x % (2 * stride) == 0) cache[threadIdx.x] += cache[threadIdx.x + stride];
@@ -133,9 +145,19 @@ __global__ void dot_v1_kernel(const float *a, const float *b, size_t n, float *p
 __device__ float thread_sum_kahan(const float *a, const float *b, size_t n) {
   size_t first = blockIdx.x * (size_t)(BLOCK * ITEMS) + threadIdx.x;
   float sum = 0.0f;
+  // BEGIN CHALLENGE
+  // TODO 2: return this thread's sum of its ITEMS products a[i] * b[i], over
+  // i = first + k * BLOCK for k < ITEMS (consecutive threads, consecutive i:
+  // coalesced), leaving out every i >= n without reading it (past the end the
+  // grader put NaN). Add them with Kahan's compensated summation, so that the
+  // thread's chain of additions is as accurate as a single rounding. Indices
+  // are size_t: the large test has n = 2^32 + 3.
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 2: for k = 0 .. ITEMS-1, take i = first + k * BLOCK; when i < n add
   // a[i] * b[i] to sum with Kahan summation: keep a compensation c (starting
   // at 0), y = product - c, t = sum + y, c = (t - sum) - y, sum = t.
+  // END GUIDED
   // BEGIN SOLUTION
   //> // Delete the next line when you write TODO 2: it only stops unused-variable warnings.
   //> (void)&first;
@@ -170,10 +192,21 @@ __device__ float block_sum_sequential(float x) {
   __shared__ float cache[BLOCK];
   cache[threadIdx.x] = x;
   __syncthreads();
+  // BEGIN CHALLENGE
+  // TODO 3: the contract of TODO 1 (the block's sum in cache[0], final in every
+  // thread), with sequential addressing: in every step the active threads are
+  // the first ones, contiguous, each adding a partial sum of the upper half of
+  // the live range onto one of the lower half, so that whole warps go idle
+  // together. The number of steps comes from blockDim.x, a run-time value (v4
+  // shows what a compile-time one buys). Shared memory and __syncthreads()
+  // only.
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 3: add cache[] up with sequential addressing: for s = blockDim.x / 2
   // down to 1, threads with index t < s add cache[t + s] into cache[t];
   // __syncthreads() after each step. (Use blockDim.x here, a run-time value;
   // v4 shows what a compile-time one buys.)
+  // END GUIDED
   // BEGIN SOLUTION
   for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
     if (threadIdx.x < stride) cache[threadIdx.x] += cache[threadIdx.x + stride];
@@ -197,8 +230,15 @@ __device__ float block_sum_unrolled(float x) {
   __shared__ float cache[BLOCK];
   cache[threadIdx.x] = x;
   __syncthreads();
+  // BEGIN CHALLENGE
+  // TODO 4: v3's tree with the same contract, but with a trip count that the
+  // compiler knows (from the compile-time BLOCK) and the loop fully unrolled:
+  // no loop counter and no compare-and-branch left per step.
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 4: the tree of v3 with the compile-time BLOCK for the first stride,
   // and `#pragma unroll` on the loop so that it is fully unrolled.
+  // END GUIDED
   // BEGIN SOLUTION
 #pragma unroll
   for (int stride = BLOCK / 2; stride > 0; stride /= 2) {
@@ -227,7 +267,14 @@ __global__ void dot_v4_kernel(const float *a, const float *b, size_t n, float *p
 
 // Sum of x over the 32 lanes of a warp, in lane 0.
 __device__ float warp_sum(float x) {
+  // BEGIN CHALLENGE
+  // TODO 5a: return in lane 0 the sum of x over the 32 lanes of the warp (other
+  // lanes: anything), in log2(32) steps through registers with warp shuffles:
+  // no shared memory, no barrier. All 32 lanes call it together (full mask).
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 5a: for offset = 16, 8, 4, 2, 1: x += __shfl_down_sync(FULL_MASK, x, offset).
+  // END GUIDED
   // BEGIN SOLUTION
 #pragma unroll
   for (int offset = 16; offset > 0; offset /= 2) x += __shfl_down_sync(FULL_MASK, x, offset);
@@ -240,8 +287,18 @@ __device__ float block_sum_warp(float x) {
   cache[threadIdx.x] = x;
   __syncthreads();
   float sum = x;
+  // BEGIN CHALLENGE
+  // TODO 5b: return the block's sum in thread 0 (sum starts as x, a
+  // placeholder; the other threads return anything): v4's unrolled tree only
+  // while more than 64 partial sums are live, then the first warp alone adds
+  // the last 64 without a block barrier, reading shared memory once and
+  // finishing with warp_sum(). No warp-synchronous shared-memory code: the
+  // lanes of a warp need not run in lockstep.
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 5b: the unrolled tree of v4 while the stride is at least 64; then the
   // first warp takes cache[t] + cache[t + 32] and finishes with warp_sum().
+  // END GUIDED
   // BEGIN SOLUTION
   //> // Delete the next line when you write TODO 5b: it only stops unused-variable warnings.
   //> (void)&cache;
@@ -289,6 +346,19 @@ __global__ void dot_v6_kernel(const float *a, const float *b, size_t n, float *p
   size_t n4 = n / 4, stride = (size_t)gridDim.x * BLOCK;
   size_t first = blockIdx.x * (size_t)BLOCK + threadIdx.x;
   float sum = 0.0f;
+  // BEGIN CHALLENGE
+  // TODO 6: leave in thread 0's sum this block's part of the dot product, so
+  // that over the grid every product a[i] * b[i], i < n, is added exactly once
+  // and nothing at or past n is read, whatever gridDim.x the launcher chose (at
+  // most v6_grid()). Constraints: a grid-stride loop whose stride is the whole
+  // grid, over 16-byte float4 loads through a4 and b4 (both arrays are 256-byte
+  // aligned), each turn issuing V6_UNROLL independent pairs of loads before any
+  // of their products is added (accumulate4()); the n % 4 elements after the
+  // last whole float4 read one float at a time; then the block's sum by warp
+  // shuffles (warp_sum()), the warps meeting in warp_sums[] across a single
+  // __syncthreads(). No atomics. size_t indices: n reaches 2^32 + 3.
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 6: (a) Grid-stride over the float4s: i = first, first + stride, ...
   // While i + (V6_UNROLL - 1) * stride < n4, load a4[i + k * stride] and
   // b4[i + k * stride] for k < V6_UNROLL into arrays first, then accumulate4()
@@ -298,6 +368,7 @@ __global__ void dot_v6_kernel(const float *a, const float *b, size_t n, float *p
   // a[4 * n4 + first] * b[4 * n4 + first]. (c) sum = warp_sum(sum); lane 0 of
   // each warp stores it in warp_sums[warp]; __syncthreads(); warp 0 adds the
   // BLOCK / 32 warp sums with warp_sum() (lanes past BLOCK / 32 add 0).
+  // END GUIDED
   // BEGIN SOLUTION
   //> // Delete the next line when you write TODO 6: it only stops unused-variable warnings.
   //> (void)&a4, (void)&b4, (void)&n4, (void)&stride, (void)&first, (void)&warp_sums;

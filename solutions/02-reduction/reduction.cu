@@ -106,10 +106,20 @@ __device__ T block_sum_strided(T x) {
   unsigned t = threadIdx.x;
   cache[t] = x;
   __syncthreads();
+  // BEGIN CHALLENGE
+  // TODO 1: leave the sum of cache[0, blockDim.x) in cache[0], final in every
+  // thread by the time it returns (every thread reads it, and racecheck runs),
+  // by v0's tree, the same pairs added in the same steps, but with each step's
+  // pairs handed to the first threads, contiguous, so that no `%` is computed
+  // and whole warps drop out together. Shared memory and __syncthreads() only.
+  // The grader demands the exact sum on int data.
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 1: the tree of v0, with the work given to the first threads. In the
   // step with stride s = 1, 2, 4, ..., thread t takes index = 2 * s * t and,
   // if index < blockDim.x, adds cache[index + s] into cache[index];
   // __syncthreads() after each step.
+  // END GUIDED
   // BEGIN SOLUTION
   for (unsigned s = 1; s < blockDim.x; s *= 2) {
     unsigned index = 2 * s * t;
@@ -138,8 +148,18 @@ __device__ T block_sum_sequential(T x) {
   unsigned t = threadIdx.x;
   cache[t] = x;
   __syncthreads();
+  // BEGIN CHALLENGE
+  // TODO 2: the same result (the sum of cache[0, blockDim.x) in cache[0], final
+  // in every thread), with sequential addressing: each step folds the upper
+  // half of the live partial sums onto the lower half, so that the active
+  // threads are the first ones and the 32 reads of a warp fall in 32 different
+  // banks. blockDim.x is a power of two. Shared memory and __syncthreads()
+  // only.
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 2: for s = blockDim.x / 2 down to 1, halving: threads with t < s add
   // cache[t + s] into cache[t]; __syncthreads() after each step.
+  // END GUIDED
   // BEGIN SOLUTION
   for (unsigned s = blockDim.x / 2; s > 0; s /= 2) {
     if (t < s) cache[t] += cache[t + s];
@@ -165,9 +185,18 @@ __global__ void reduce_v2(const T *in, size_t n, T *partials) {
 // [2 b block_size, 2 (b + 1) block_size).
 template <typename T>
 __device__ T pair_sum(const T *in, size_t n, unsigned block_size) {
+  // BEGIN CHALLENGE
+  // TODO 3: return the sum of this thread's two elements of its block's range,
+  // [2 b block_size, 2 (b + 1) block_size) for block b: one in each half of the
+  // range, so that both loads are coalesced across the warp and every element
+  // of the range is taken by exactly one thread. Elements at or past n count as
+  // 0 and are never read (element()). size_t indices: n reaches 2^32 + 3.
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 3: i = blockIdx.x * 2 * block_size + threadIdx.x, computed in size_t
   // (n may pass 2^32); return element i plus element i + block_size, each 0
   // past the end (element()).
+  // END GUIDED
   // BEGIN SOLUTION
   size_t i = blockIdx.x * (2 * (size_t)block_size) + threadIdx.x;
   return element(in, n, i) + element(in, n, i + block_size);
@@ -197,9 +226,20 @@ template <typename T>
 __device__ T warp_sum_shared(T *cache) {
   unsigned t = threadIdx.x;
   T x = cache[t] + cache[t + 32];
+  // BEGIN CHALLENGE
+  // TODO 4a: return in thread 0 the sum of cache[0, 64) (x already holds
+  // cache[t] + cache[t + 32]), finishing the tree in five more halving steps
+  // through cache[] as the classic last-warp unrolling does, but correct where
+  // the 32 lanes need not run in lockstep: synchronize with __syncwarp() only
+  // (the rest of the block is not here, so no __syncthreads()), and no shuffles
+  // (they are v7's technique). No lane may read a value before it is stored,
+  // nor overwrite one that another lane has yet to read: racecheck runs.
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 4a: for offset = 16, 8, 4, 2, 1: store x in cache[t]; __syncwarp();
   // add cache[t + offset] to x; __syncwarp() (so that no lane overwrites a
   // value that another lane has yet to read).
+  // END GUIDED
   // BEGIN SOLUTION
 #pragma unroll
   for (unsigned offset = 16; offset > 0; offset /= 2) {
@@ -219,8 +259,18 @@ __device__ T warp_sum_shared(T *cache) {
 template <typename T>
 __device__ __forceinline__ T tree_then_last_warp(T *cache, unsigned block_size) {
   unsigned t = threadIdx.x;
+  // BEGIN CHALLENGE
+  // TODO 4b: return the sum of cache[0, block_size) in thread 0 (the other
+  // threads fall through to return cache[t]): v2's block-wide steps only while
+  // more than 64 partial sums are live, then the first warp, all 32 of its
+  // threads, finishes with warp_sum_shared(). block_size is a power of two of
+  // at least 64; in v5 it is a compile-time constant, and the loop must then
+  // unroll completely.
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 4b: v2's steps while s > 32, then the threads t < 32 return
   // warp_sum_shared(cache); the others return anything (cache[t]).
+  // END GUIDED
   // BEGIN SOLUTION
   for (unsigned s = block_size / 2; s > 32; s /= 2) {
     if (t < s) cache[t] += cache[t + s];
@@ -260,8 +310,15 @@ __device__ T block_sum_unrolled(T x) {
   __shared__ T cache[BLOCK_SIZE];
   cache[threadIdx.x] = x;
   __syncthreads();
+  // BEGIN CHALLENGE
+  // TODO 5: return the block's sum in thread 0 by the tree of v4
+  // (tree_then_last_warp()), with the compile-time BLOCK_SIZE as the block size
+  // instead of blockDim.x, so that the compiler unrolls the tree completely.
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 5: return the tree of v4 with the compile-time BLOCK_SIZE in place
   // of blockDim.x.
+  // END GUIDED
   // BEGIN SOLUTION
   return tree_then_last_warp(cache, BLOCK_SIZE);
   //> return cache[threadIdx.x];
@@ -290,9 +347,19 @@ __global__ void reduce_v5(const T *in, size_t n, T *partials) {
 template <typename T>
 __device__ T cascade_sum(const T *in, size_t n) {
   T sum = T(0);
+  // BEGIN CHALLENGE
+  // TODO 6: return the sum of this thread's share of in[0, n), where the launch
+  // has one block per CASCADE * BLOCK elements (reduce_in_passes(), given):
+  // every element added by exactly one thread of the grid, CASCADE of them per
+  // thread (fewer at the end), in a grid-stride loop whose stride is the whole
+  // grid and whose loads stay coalesced (pairs BLOCK apart, as in v3). Nothing
+  // at or past n is read. size_t indices: n reaches 2^32 + 3.
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 6: i starts at blockIdx.x * 2 * BLOCK + threadIdx.x (size_t) and
   // advances by the grid stride 2 * BLOCK * gridDim.x while i < n; each turn
   // adds in[i] and element i + BLOCK (0 past the end) to sum.
+  // END GUIDED
   // BEGIN SOLUTION
   size_t stride = 2 * (size_t)BLOCK * gridDim.x;
   for (size_t i = blockIdx.x * (2 * (size_t)BLOCK) + threadIdx.x; i < n; i += stride)
@@ -349,6 +416,19 @@ __device__ T vector_sum(const T *__restrict__ in, size_t n) {
   size_t n4 = n / 4, tile = (size_t)V7_UNROLL * BLOCK, tiles = n4 / tile;
   size_t first = blockIdx.x * (size_t)BLOCK + threadIdx.x;
   T sum = T(0);
+  // BEGIN CHALLENGE
+  // TODO 7a: return this thread's share of in[0, n), such that over the whole
+  // grid (gridDim.x blocks, as many as v7_grid() chose) every element is added
+  // exactly once and nothing at or past n is read. Constraints: 16-byte loads
+  // of vec4<T> through in4 (in is 256-byte aligned), added into the four
+  // independent sums of a vec4<T> (add4()); the whole tiles (V7_UNROLL * BLOCK
+  // consecutive vectors) dealt out to the blocks by a grid-stride loop, one
+  // tile per block per turn, each thread issuing all V7_UNROLL of its loads of
+  // a tile, coalesced, before adding any of them; then the vectors after the
+  // last whole tile, and the n % 4 elements after the last whole vector, one at
+  // a time.
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 7a: keep four sums in a vec4<T> acc (zero). Grid-stride over the
   // whole tiles: t = blockIdx.x, blockIdx.x + gridDim.x, ... < tiles; in
   // each, load in4[t * tile + k * BLOCK + threadIdx.x] for k < V7_UNROLL
@@ -356,6 +436,7 @@ __device__ T vector_sum(const T *__restrict__ in, size_t n) {
   // last whole tile, i = tiles * tile + first, in steps of gridDim.x * BLOCK
   // while i < n4. sum = the four lanes of acc. Then the thread with
   // first < n - 4 * n4 adds in[4 * n4 + first].
+  // END GUIDED
   // BEGIN SOLUTION
   //> // Delete the next line when you write TODO 7a: it only stops unused-variable warnings.
   //> (void)&in4, (void)&tiles, (void)&first;
@@ -378,7 +459,14 @@ __device__ T vector_sum(const T *__restrict__ in, size_t n) {
 // The sum of x over the 32 lanes of a warp, in lane 0.
 template <typename T>
 __device__ T warp_sum(T x) {
+  // BEGIN CHALLENGE
+  // TODO 7b: return in lane 0 the sum of x over the 32 lanes of the warp (other
+  // lanes: anything), in log2(32) steps through registers with warp shuffles:
+  // no shared memory, no barrier. All 32 lanes call it together (full mask).
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 7b: for offset = 16, 8, 4, 2, 1: x += __shfl_down_sync(FULL_MASK, x, offset).
+  // END GUIDED
   // BEGIN SOLUTION
 #pragma unroll
   for (int offset = 16; offset > 0; offset /= 2) x += __shfl_down_sync(FULL_MASK, x, offset);
@@ -408,6 +496,20 @@ template <typename T>
 __global__ void reduce_v7(const T *__restrict__ in, size_t n, T *partials, T *result) {
   __shared__ bool last;
   T sum = block_sum_shuffle(vector_sum(in, n));
+  // BEGIN CHALLENGE
+  // TODO 7c: finish the sum within this launch. Every block's sum goes to
+  // partials[blockIdx.x] (the workspace); the last block to finish, and only
+  // it, adds all gridDim.x partial sums (block_sum_shuffle()) and writes
+  // *result. A block learns that it is the last from a ticket drawn on the
+  // __device__ counter v7_blocks_done, which the last block leaves at 0 for the
+  // next launch (the workspace is poisoned before every run, so no counter can
+  // live there); `last` carries the answer to the whole block. A partial sum
+  // must be visible to the whole GPU before its ticket is drawn, and the last
+  // block must read the partial sums from L2, where the stores of every SM
+  // meet, not through its own SM's L1. No second launch, no host
+  // synchronization.
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 7c: thread 0 stores sum in partials[blockIdx.x], then
   // __threadfence(), then takes a ticket: atomicAdd(&v7_blocks_done, 1); the
   // block whose ticket is gridDim.x - 1 is the last. Tell the block through
@@ -416,6 +518,7 @@ __global__ void reduce_v7(const T *__restrict__ in, size_t n, T *partials, T *re
   // __ldcg(), from L2: this SM's L1 cache is not kept coherent with the
   // others' writes), then block_sum_shuffle(); its thread 0 writes *result
   // and resets v7_blocks_done to 0.
+  // END GUIDED
   // BEGIN SOLUTION
   //> // Delete the next line when you write TODO 7c: it only stops unused-variable warnings.
   //> (void)&last;

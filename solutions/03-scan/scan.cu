@@ -117,6 +117,19 @@ template <typename T>
 __global__ void scan_v1_kernel(const T *in, T *out, size_t n, int section, int exclusive) {
   __shared__ T xy[MAX_SECTION];
   load_section<2>(xy, in, n, section, exclusive, false);
+  // BEGIN CHALLENGE
+  // TODO 1a: turn xy[0, section) in place into its inclusive scan by
+  // Kogge-Stone's steps (the handout's first diagram): ceil(log2 section)
+  // steps, the distance doubling, in each of which every element is updated at
+  // once. One array, in shared memory: within a step a thread reads elements
+  // that other threads write, so no element may be read before the previous
+  // step's writes are done, nor written before every read of its own step is
+  // done (racecheck runs). The block has ceil(section / 2) threads, thread t
+  // owning elements t and t + blockDim.x (those below section); load_section()
+  // ends without a barrier, and after your code each thread stores only the
+  // elements it owns.
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 1a: the Kogge-Stone steps, in place in xy. For stride = 1, 2, 4, ...
   // while stride < section: __syncthreads() (the previous step is written);
   // each thread reads, for its two elements p = threadIdx.x and
@@ -125,6 +138,7 @@ __global__ void scan_v1_kernel(const T *in, T *out, size_t n, int section, int e
   // write); then adds the addends into xy[p] for the p with stride <= p <
   // section. Without the second barrier a thread may read a neighbour's
   // element that was already updated in this step.
+  // END GUIDED
   // BEGIN SOLUTION
   for (int stride = 1; stride < section; stride *= 2) {
     __syncthreads();
@@ -147,8 +161,16 @@ __global__ void scan_v1_kernel(const T *in, T *out, size_t n, int section, int e
 }
 
 static long long kogge_stone_additions(int section) {
+  // BEGIN CHALLENGE
+  // TODO 1b: return the number of additions your TODO 1a executes for one whole
+  // section of `section` elements (inclusive form). The grader checks it for
+  // every power of two from 1 to 2048 against Kogge-Stone's count in the
+  // handout's table.
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 1b: the additions of your steps for a whole section: in the step
   // with stride s, the elements s .. section - 1 each do one.
+  // END GUIDED
   // BEGIN SOLUTION
   long long additions = 0;
   for (int stride = 1; stride < section; stride *= 2) additions += section - stride;
@@ -175,10 +197,20 @@ __global__ void scan_v2_kernel(const T *in, T *out, size_t n, int section, int e
   __shared__ T buffer[2][MAX_SECTION];
   load_section<2>(buffer[0], in, n, section, exclusive, false);
   int current = 0;  // the buffer that holds the latest step
+  // BEGIN CHALLENGE
+  // TODO 2: Kogge-Stone again (the same additions as v1), double-buffered: each
+  // step reads only buffer[current] and writes only the other buffer, so that
+  // one barrier per step suffices and no value waits in a register across a
+  // barrier. When the steps are done, buffer[current] must hold the whole
+  // inclusive scan of the section, every element of it (store_section() reads
+  // that buffer). load_section() filled buffer[0] and ends without a barrier.
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 2: for stride = 1, 2, 4, ... while stride < section: __syncthreads();
   // from = buffer[current], to = buffer[1 - current]; for each of the
   // thread's two elements p < section, to[p] = from[p] + from[p - stride] if
   // p >= stride, else to[p] = from[p]; then current = 1 - current.
+  // END GUIDED
   // BEGIN SOLUTION
   for (int stride = 1; stride < section; stride *= 2) {
     __syncthreads();
@@ -212,6 +244,19 @@ __global__ void scan_v2_kernel(const T *in, T *out, size_t n, int section, int e
 // `padded` chooses v4's shared-memory layout: index xy through slot().
 template <typename T>
 __device__ void brent_kung_tree(T *xy, int section, bool padded) {
+  // BEGIN CHALLENGE
+  // TODO 3a: turn xy[0, section) in place into its inclusive scan with
+  // Brent-Kung's two trees (the handout's second diagram): a reduction tree
+  // that leaves the sum of each block of 2, 4, 8, ... elements at the block's
+  // last element, then a distribution tree that adds those sums into the
+  // elements that still lack them. section is any length from 1 to 2048, not
+  // only a power of two; the block has ceil(section / 2) threads; xy is as
+  // load_section() left it (no barrier yet). Index shared memory only through
+  // slot(i, padded): v4 runs this code on a padded layout. Return only once
+  // every write is visible to the whole block: the caller stores at once, each
+  // thread elements that others wrote.
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 3a: (1) reduction: for stride = 1, 2, 4, ... while stride < section:
   // __syncthreads(); index = (threadIdx.x + 1) * 2 * stride - 1; if index <
   // section, xy[index] += xy[index - stride]. (2) distribution: stride starts
@@ -219,6 +264,7 @@ __device__ void brent_kung_tree(T *xy, int section, bool padded) {
   // reduction loop ends with, / 4) and halves down to 1: __syncthreads();
   // same index; if index + stride < section, xy[index + stride] += xy[index].
   // (3) __syncthreads(). Write every shared-memory index i as slot(i, padded).
+  // END GUIDED
   // BEGIN SOLUTION
   int stride;
   for (stride = 1; stride < section; stride *= 2) {
@@ -244,9 +290,16 @@ __global__ void scan_v3_kernel(const T *in, T *out, size_t n, int section, int e
 }
 
 static long long brent_kung_additions(int section) {
+  // BEGIN CHALLENGE
+  // TODO 3b: return the number of additions your two trees execute for one
+  // whole section. The grader checks it for every power of two from 1 to 2048
+  // against Brent-Kung's count in the handout's table.
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 3b: count your trees' additions for a whole section: in the
   // reduction step with stride s, section / (2s) of them; in the
   // distribution step, (section - s) / (2s).
+  // END GUIDED
   // BEGIN SOLUTION
   long long additions = 0;
   int stride;
@@ -268,8 +321,17 @@ static long long brent_kung_additions(int section) {
 
 // Shared-memory slot of element p with one padding word after every 32.
 __device__ int padded_slot(int p) {
+  // BEGIN CHALLENGE
+  // TODO 4: return the shared-memory slot of element p (0 <= p < 2048) in a
+  // layout with one unused word after every 32 elements, so that the trees'
+  // accesses, 2 * stride words apart, spread over all 32 banks for strides up
+  // to 16. Slots are distinct and below PADDED_SLOTS; the function runs in
+  // every access of the trees, so keep it to an instruction or two.
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 4: return p plus one for every full 32 elements before it (p / 32,
   // written as a shift). The array is PADDED_SLOTS long.
+  // END GUIDED
   // BEGIN SOLUTION
   return p + (p >> 5);
   //> return 0;
@@ -299,9 +361,17 @@ __global__ void scan_v4_kernel(const T *in, T *out, size_t n, int section, int e
 template <typename T>
 __device__ T warp_inclusive_scan(T x) {
   int lane = threadIdx.x % WARP;
+  // BEGIN CHALLENGE
+  // TODO 5a: return the inclusive scan of x across the warp: lane l gets the
+  // sum of x over lanes 0 .. l. Register shuffles only, in log2(32) = 5
+  // Kogge-Stone steps (no shared memory, no barrier); a lane adds only values
+  // that come from lanes below it. All 32 lanes call it together (full mask).
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 5a: for offset = 1, 2, 4, 8, 16: y = __shfl_up_sync(FULL_MASK, x,
   // offset); lanes with lane >= offset add y to x. (__shfl_up_sync gives
   // lanes below offset their own x back: they must not add it.)
+  // END GUIDED
   // BEGIN SOLUTION
 #pragma unroll
   for (int offset = 1; offset < WARP; offset *= 2) {
@@ -329,6 +399,20 @@ __global__ void scan_v5_kernel(const T *in, T *out, size_t n, int section, int e
   T x[ITEMS];
 #pragma unroll
   for (int k = 0; k < ITEMS; ++k) x[k] = staged[padded_slot(first + k)];
+  // BEGIN CHALLENGE
+  // TODO 5b: x[0, ITEMS) holds this thread's ITEMS consecutive elements of the
+  // section, from element `first`. Leave the inclusive scan of the whole
+  // section in staged[], element p at padded_slot(p), for store_section() to
+  // write out. Constraints: each thread adds its own elements serially, in
+  // registers; the thread totals are scanned within each warp by
+  // warp_inclusive_scan(), and the warp totals (warp_offset[], one per warp) by
+  // warp 0 the same way (warp_exclusive_from_inclusive(), given, shifts a
+  // warp's inclusive scan by one lane); three block barriers here, four in the
+  // kernel. blockDim.x is a multiple of 32 (v5_threads()), and elements past
+  // the section are zeros. Shuffles name the full mask: never call one inside a
+  // branch that leaves lanes of its warp out.
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 5b: with lane = threadIdx.x % WARP, warp = threadIdx.x / WARP and
   // warps = blockDim.x / WARP: (1) total = x[0] + ... + x[ITEMS - 1].
   // (2) inclusive = warp_inclusive_scan(total); lane 31 stores it in
@@ -339,6 +423,7 @@ __global__ void scan_v5_kernel(const T *in, T *out, size_t n, int section, int e
   // < warps; __syncthreads(). (4) running = warp_offset[warp] +
   // warp_exclusive_from_inclusive(inclusive); for each k: running += x[k],
   // staged[padded_slot(first + k)] = running. (5) __syncthreads().
+  // END GUIDED
   // BEGIN SOLUTION
   int lane = threadIdx.x % WARP, warp = threadIdx.x / WARP, warps = blockDim.x / WARP;
   T total = x[0];
@@ -371,10 +456,18 @@ static int v5_threads(int section) {
 }
 
 static long long warp_shuffle_additions(int section) {
+  // BEGIN CHALLENGE
+  // TODO 5c: return the number of additions v5 executes for one whole section
+  // (a power of two from 1 to 2048), those of padding zeros and of both levels
+  // of shuffle scans included (a lane that does not add counts nothing). The
+  // grader checks it against the v5 row of the handout's table.
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 5c: count v5's additions, padding zeros included: per thread ITEMS -
   // 1 for its total, 1 for its offset and ITEMS for its prefixes; per warp
   // 31 + 30 + 28 + 24 + 16 = 129 for the shuffle scan; and 129 more for warp
   // 0's scan of the warp totals.
+  // END GUIDED
   // BEGIN SOLUTION
   const long long warp_scan = 31 + 30 + 28 + 24 + 16;
   long long threads = v5_threads(section);

@@ -206,10 +206,23 @@ template <typename T> static void scan_recursive(const T *in, T *out, size_t n, 
   size_t sections = count_of(n, SECTION);
   scan_sections_kernel<T><<<sections, BLOCK>>>(in, out, n, kind, NULL, scratch);
   PP_CHECK_LAUNCH();
+  // BEGIN CHALLENGE
+  // TODO 1: out now holds every section scanned on its own, and scratch[0,
+  // sections) the total of each. Make out the scan of the whole array, for any
+  // n: each element must also get the sum of every section before its own
+  // (add_back_kernel(), given, adds one offset per section, one block per
+  // section). Scan the section totals on the GPU with this very function, on as
+  // many levels as n needs (the scratch after them, scratch + sections, is the
+  // next level's: SCAN_WORKSPACE_BYTES(n) has room for every level), never as
+  // one level of at most 2048 sums: the grader's sizes pass 2048^2, and the
+  // large test 2^31. Launches only: no copy to the host, no synchronization.
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 1: with more than one section, the sums scratch[0, sections) need
   // their exclusive scan: call scan_recursive() on them, in place, with
   // SCAN_EXCLUSIVE and scratch + sections for the level below. Then
   // add_back_kernel() (one block per section) adds them to out.
+  // END GUIDED
   // BEGIN SOLUTION
   if (sections == 1) return;
   scan_recursive<T>(scratch, scratch, sections, SCAN_EXCLUSIVE, scratch + sections);
@@ -234,9 +247,17 @@ template <typename T> static void scan_v1(const T *in, T *out, size_t n, scan_ki
 template <typename T> __global__ void __launch_bounds__(BLOCK) reduce_tiles_kernel(const T *in, size_t n, T *sums) {
   size_t i = blockIdx.x * (size_t)SECTION + 2 * threadIdx.x;
   T x[2], pair[1], total[1];
+  // BEGIN CHALLENGE
+  // TODO 2a: write sums[blockIdx.x], the sum of this block's tile of SECTION
+  // elements (two consecutive ones per thread, from element i; those at or past
+  // n count as 0 and are never read). Reduce only: no element is written
+  // anywhere. The block-level helpers above may serve.
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 2a: load this thread's two elements with load_chunk(), put their sum
   // in pair[0], let block_exclusive_scan() compute the tile's total, and have
   // thread 0 write it to sums[blockIdx.x].
+  // END GUIDED
   // BEGIN SOLUTION
   load_chunk(in, n, i, x);
   pair[0] = x[0] + x[1];
@@ -249,10 +270,21 @@ template <typename T>
 static void scan_reduce_then_scan(const T *in, T *out, size_t n, scan_kind kind, T *scratch) {
   size_t tiles = count_of(n, SECTION);
   const T *offsets = NULL;
+  // BEGIN CHALLENGE
+  // TODO 2b: with more than one tile, point offsets at a device array whose
+  // entry t is the sum of every tile before tile t, so that the final pass
+  // scans each tile from its offset. Get the tile sums from
+  // reduce_tiles_kernel() (a first pass that reads the input and writes one
+  // value per tile), and scan them on the GPU with this very function, on as
+  // many levels as needed (the scratch after them is the next level's).
+  // Traffic: the input read twice, the output written once.
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 2b: with more than one tile, reduce_tiles_kernel() writes the tile
   // sums to scratch[0, tiles); scan them with scan_reduce_then_scan() itself
   // (in place, SCAN_EXCLUSIVE, scratch + tiles for the level below), and make
   // them the offsets of the final pass.
+  // END GUIDED
   // BEGIN SOLUTION
   if (tiles > 1) {
     reduce_tiles_kernel<T><<<tiles, BLOCK>>>(in, n, scratch);
@@ -355,9 +387,18 @@ __device__ status_word wait_for_status(status_word *word) {
 
 // This block's tile, in the order blocks start running.
 __device__ size_t take_tile(status_word *counter) {
+  // BEGIN CHALLENGE
+  // TODO 3a: return, in every thread of the block, the tile this block scans:
+  // drawn from the counter (*counter, zeroed by the launcher) by one atomic
+  // operation per block, so that tiles are numbered in the order blocks start
+  // running, and shared with the block through shared memory. Not blockIdx.x:
+  // see "forward progress" above.
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 3a: thread 0 takes the next tile index with atomicAdd(counter, 1ull)
   // and shares it with the block through a __shared__ variable; return it
   // after a barrier. (Not blockIdx.x: see "forward progress" above.)
+  // END GUIDED
   // BEGIN SOLUTION
   __shared__ size_t tile;
   if (threadIdx.x == 0) tile = atomicAdd(counter, 1ull);
@@ -369,6 +410,19 @@ __device__ size_t take_tile(status_word *counter) {
 
 // Warp 0's look-back: the sum of every tile before `tile` (> 0).
 template <typename T> __device__ T look_back(status_word *status, size_t tile) {
+  // BEGIN CHALLENGE
+  // TODO 3b: return, in every lane of warp 0, the sum of every tile before
+  // `tile` (tile > 0): the value of the nearest predecessor whose status word
+  // holds a PREFIX, plus the AGGREGATE values of every tile between it and this
+  // one. Constraints: the 32 lanes read the status words of 32 consecutive
+  // predecessors at a time (wait_for_status() waits while a word is INVALID),
+  // decide together with warp votes and add with warp_sum(); no shared memory,
+  // no atomics besides those reads; tiles before tile 0 count as a PREFIX of 0.
+  // A tile index that can go below 0 must be a signed 64-bit integer (tile is a
+  // size_t). All 32 lanes call this together: the warp intrinsics name the full
+  // mask.
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 3b: lane k reads (wait_for_status) the word of tile window - k, for a
   // window starting at tile - 1; a lane past tile 0 takes a PREFIX of 0. Keep
   // window - k in a signed 64-bit integer (long long): as size_t, tile - 1 - k
@@ -380,6 +434,7 @@ template <typename T> __device__ T look_back(status_word *status, size_t tile) {
   // move the window 32 tiles back and go on. Every lane returns the prefix.
   // All 32 lanes of the warp must call this function together: the ballot
   // and the shuffles name the full mask.
+  // END GUIDED
   // BEGIN SOLUTION
   int lane = threadIdx.x % 32;
   T prefix = 0;
@@ -398,12 +453,23 @@ template <typename T> __device__ T look_back(status_word *status, size_t tile) {
 // The sum of every tile before this block's tile, for the whole block, given
 // the block's own aggregate; publishes this tile's status on the way.
 template <typename T> __device__ T tile_prefix(status_word *status, size_t tile, T aggregate) {
+  // BEGIN CHALLENGE
+  // TODO 3c: return, in every thread of the block, the sum of every tile before
+  // this one, and publish this tile's status on the way (publish()): its
+  // AGGREGATE, the `aggregate` given, before waiting for anything; then, once
+  // the prefix is known, its PREFIX (prefix + aggregate). Tile 0 waits for
+  // nothing and may publish its PREFIX at once. The look-back is warp 0's, all
+  // 32 lanes together; one thread publishes; the other warps get the prefix
+  // through shared memory after a barrier.
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 3c: in warp 0: unless tile is 0, thread 0 publishes STATUS_AGGREGATE
   // with the aggregate, and the whole warp looks back for the prefix (0 for
   // tile 0): all 32 lanes call look_back(), not thread 0 alone, whose
   // full-mask ballot and shuffles would then be undefined behaviour.
   // Then thread 0 publishes STATUS_PREFIX with prefix + aggregate and puts the
   // prefix in a __shared__ variable that the block reads after a barrier.
+  // END GUIDED
   // BEGIN SOLUTION
   __shared__ T prefix_for_block;
   if (threadIdx.x < 32) {
@@ -513,6 +579,17 @@ template <int VECTORS, typename T> __device__ void stage_tile(uint4 *tile, const
     size_t i = vector_start(base, k);
     T *to = (T *)&tile[k * V4_BLOCK + threadIdx.x];
     if (i + 4 <= n) {
+      // BEGIN CHALLENGE
+      // TODO 4a: start copying the whole vector in[i, i + 4) to `to`, in shared
+      // memory, without passing it through registers (cp.async: the
+      // __pipeline_* intrinsics of <cuda_pipeline.h>); it must have landed by
+      // the end of stage_tile(). Both addresses are 16-byte aligned (and so is
+      // out + i, for TODO 4b): i is a multiple of 4, the arrays start 256-byte
+      // aligned and the tile 16-byte aligned. (The skeleton's loop here, which
+      // writes zeros, is only a placeholder that keeps the skeleton running:
+      // replace it.)
+      // END CHALLENGE
+      // BEGIN GUIDED
       // TODO 4a: a whole vector: __pipeline_memcpy_async(to, in + i, 16)
       // starts a 16-byte copy from global to shared memory and returns at once.
       // Both addresses must be 16-byte aligned (so must out + i for TODO 4b's
@@ -520,6 +597,7 @@ template <int VECTORS, typename T> __device__ void stage_tile(uint4 *tile, const
       // 256-byte aligned and the tile 16-byte aligned. (The skeleton's loop
       // here, which writes zeros, is only a placeholder that keeps the
       // skeleton running: replace it.)
+      // END GUIDED
       // BEGIN SOLUTION
       __pipeline_memcpy_async(to, in + i, 16);
       //> for (int e = 0; e < 4; ++e) to[e] = T(0);
@@ -531,8 +609,15 @@ template <int VECTORS, typename T> __device__ void stage_tile(uint4 *tile, const
       for (int e = 0; e < 4; ++e) to[e] = x[e];
     }
   }
+  // BEGIN CHALLENGE
+  // TODO 4a (continued): return only once every copy that this thread started
+  // has landed. Each thread later reads back only the vectors it copied itself,
+  // so no block barrier is needed.
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 4a (continued): commit the copies as one group (__pipeline_commit())
   // and wait until no group is pending (__pipeline_wait_prior(0)).
+  // END GUIDED
   // BEGIN SOLUTION
   __pipeline_commit();
   __pipeline_wait_prior(0);
@@ -551,8 +636,15 @@ template <typename T> __device__ void read_vector(const uint4 *tile, int k, T (&
 // Stores a finished vector at out[i, i + 4).
 template <typename T> __device__ void store_vector(T *out, size_t n, size_t i, const T (&x)[4]) {
   if (i + 4 <= n) {
+    // BEGIN CHALLENGE
+    // TODO 4b: store the four elements at out[i, i + 4) with one 16-byte
+    // streaming store (evict-first: each element is written once and not read
+    // again), of their bits (bits_of()); out + i is 16-byte aligned.
+    // END CHALLENGE
+    // BEGIN GUIDED
     // TODO 4b: a whole vector: one 16-byte streaming store, __stcs((uint4 *)(out
     // + i), v), of v = make_uint4() of bits_of() of the four elements.
+    // END GUIDED
     // BEGIN SOLUTION
     __stcs((uint4 *)(out + i), make_uint4(bits_of(x[0]), bits_of(x[1]), bits_of(x[2]), bits_of(x[3])));
     // END SOLUTION
@@ -579,10 +671,20 @@ template <typename T> __device__ void store_vector(T *out, size_t n, size_t i, c
 // Asks L2 for the tile of `elements` at `start`, if it lies wholly inside the
 // array: one 128-byte line per thread, as many threads as the tile has lines.
 template <typename T> __device__ void prefetch_tile(const T *in, size_t n, size_t start, size_t elements) {
+  // BEGIN CHALLENGE
+  // TODO 5: if the tile in[start, start + elements) lies wholly inside the
+  // array, ask L2 to fetch it: each thread a distinct 128-byte line of it,
+  // every line by one thread (the block has at least as many threads as the
+  // tile has lines), with the PTX instruction prefetch.global.L2 in an asm
+  // volatile. A prefetch is a hint: it holds no register and no shared memory,
+  // and nothing waits for it. No test can see it; the perf table can.
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 5: if the tile ends at or before n and has a line threadIdx.x,
   // prefetch that line: asm volatile("prefetch.global.L2 [%0];" ::"l"(address)),
   // where address is in + start plus threadIdx.x lines of 128 / sizeof(T)
   // elements.
+  // END GUIDED
   // BEGIN SOLUTION
   size_t line = threadIdx.x * (128 / sizeof(T));
   if (start + elements <= n && line < elements) asm volatile("prefetch.global.L2 [%0];" ::"l"(in + start + line));
@@ -602,6 +704,18 @@ __global__ void __launch_bounds__(V4_BLOCK, V4_BLOCKS_PER_SM)
   if (ahead > 0) prefetch_tile(in, n, base + ahead * TILE, TILE);
   stage_tile<VECTORS>(tile_data, in, n, base);
   T before[VECTORS], row_total[VECTORS], offset[VECTORS], tile_total = 0;
+  // BEGIN CHALLENGE
+  // TODO 4c: scan the tile in tile_data into out (inclusive or exclusive, as
+  // `kind` says), adding the sum of every tile before this one, which
+  // tile_prefix() returns once it has the tile's total (and which publishes
+  // this tile). Vector k of each thread (read_vector()) lies in "row" k of the
+  // tile: scan the rows side by side with one block_exclusive_scan() of VECTORS
+  // values per thread (its shared array allows one call per block), then join
+  // the rows. Read the elements from tile_data, twice if need be, never from in
+  // again, and store each vector with store_vector() at vector_start(base, k).
+  // before[], row_total[], offset[] and tile_total are there for you.
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 4c: before[k] = the sum of this thread's vector k (read_vector());
   // block_exclusive_scan() of before[] gives row_total[] too. Then offset[k] =
   // (the sum of the rows before row k) + before[k], the sum of everything in
@@ -609,6 +723,7 @@ __global__ void __launch_bounds__(V4_BLOCK, V4_BLOCKS_PER_SM)
   // the rows. Get the tile's prefix with tile_prefix(); then read each vector
   // again, scan it (scan_chunk()), finish it with finish_chunk(x, tile prefix
   // + offset[k], kind) and store it with store_vector() at vector_start().
+  // END GUIDED
   // BEGIN SOLUTION
 #pragma unroll
   for (int k = 0; k < VECTORS; ++k) {

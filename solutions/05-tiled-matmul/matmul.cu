@@ -100,8 +100,17 @@ __global__ void matmul_v0_kernel(const float *a, const float *b, float *c, int m
 __global__ void matmul_v1_kernel(const float *a, const float *b, float *c, int m, int n, int k) {
   int row0, col0;
   tile_origin(n, NAIVE_TILE, NAIVE_TILE, &row0, &col0);
+  // BEGIN CHALLENGE
+  // TODO 1: compute this thread's element of the 32 x 32 tile at (row0, col0)
+  // with naive_element(), as v0 does, but with the threads mapped so that the
+  // 32 threads of a warp take 32 consecutive columns of one row: loads of B and
+  // stores of C coalesced, loads of A broadcast. Every element of the tile
+  // exactly once.
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 1: call naive_element() as v0 does, but with row0 + threadIdx.x / NAIVE_TILE
   // as the row and col0 + threadIdx.x % NAIVE_TILE as the column.
+  // END GUIDED
   // BEGIN SOLUTION
   naive_element(a, b, c, m, n, k, row0 + threadIdx.x / NAIVE_TILE, col0 + threadIdx.x % NAIVE_TILE);
   // END SOLUTION
@@ -125,12 +134,24 @@ __global__ void matmul_v2_kernel(const float *a, const float *b, float *c, int m
   tile_origin(n, TILE, TILE, &row0, &col0);
   int row = threadIdx.x / TILE, col = threadIdx.x % TILE;
   float sum = 0.0f;
+  // BEGIN CHALLENGE
+  // TODO 2: leave in sum this thread's element (row0 + row, col0 + col) of C,
+  // walking along K in steps of TILE with TILE x TILE tiles of A and B copied
+  // to shared memory by the whole block (load_tile(): zeros outside the
+  // matrices, so any M, N, K works), each element loaded from global memory
+  // serving TILE threads. Block barriers only where needed: no thread reads a
+  // tile before it is complete, none overwrites one that others still read.
+  // Every thread takes part in every copy and barrier, also those whose element
+  // lies outside C.
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 2: declare two __shared__ float arrays a_tile[TILE][TILE] and
   // b_tile[TILE][TILE]. For p0 = 0, TILE, 2 * TILE, ... while p0 < k:
   // load_tile() the tile of A at (row0, p0) into a_tile and the tile of B at
   // (p0, col0) into b_tile; __syncthreads(); add a_tile[row][p] * b_tile[p][col]
   // for p < TILE to sum; __syncthreads(). Every thread takes part in every
   // load and barrier, also those whose element is outside C.
+  // END GUIDED
   // BEGIN SOLUTION
   __shared__ float a_tile[TILE][TILE], b_tile[TILE][TILE];
   for (int p0 = 0; p0 < k; p0 += TILE) {
@@ -168,8 +189,16 @@ __global__ void matmul_v3_kernel(const float *a, const float *b, float *c, int m
     load_tile(&a_tile[0][0], V3_BM, V3_BK, a, m, k, row0, p0);
     load_tile(&b_tile[0][0], V3_BK, V3_BN, b, k, n, p0, col0);
     __syncthreads();
+    // BEGIN CHALLENGE
+    // TODO 3: add this step's products into sum[], the thread's V3_TM elements
+    // of C down column col (tile rows row .. row + V3_TM - 1), reading each
+    // value of b_tile it needs once per step into a register and using it V3_TM
+    // times; loops with compile-time bounds, so that sum[] stays in registers.
+    // END CHALLENGE
+    // BEGIN GUIDED
     // TODO 3: for each p < V3_BK, load b_tile[p][col] into a register once,
     // then add a_tile[row + i][p] times it to sum[i] for i < V3_TM.
+    // END GUIDED
     // BEGIN SOLUTION
 #pragma unroll
     for (int p = 0; p < V3_BK; ++p) {
@@ -216,8 +245,17 @@ __global__ void __launch_bounds__(THREADS) matmul_v4_kernel(const float *a, cons
     load_tile(&a_tile[0][0], BM, BK, a, m, k, row0, p0);
     load_tile(&b_tile[0][0], BK, BN, b, k, n, p0, col0);
     __syncthreads();
+    // BEGIN CHALLENGE
+    // TODO 4: add this step's products into acc, the thread's TM x TN block of
+    // C (tile rows from row, columns from col), as BK outer products: for each
+    // p, every one of the TM values of A and TN values of B the thread needs
+    // read from shared memory once, into registers, then all TM * TN products
+    // (outer_product()).
+    // END CHALLENGE
+    // BEGIN GUIDED
     // TODO 4: for each p < BK, load a_tile[row + i][p] (i < TM) into an array
     // a_frag and b_tile[p][col + j] (j < TN) into b_frag, then outer_product().
+    // END GUIDED
     // BEGIN SOLUTION
 #pragma unroll
     for (int p = 0; p < BK; ++p) {
@@ -306,9 +344,17 @@ __device__ void store4_if_inside(float *c, int m, int n, int row, int col, float
 __device__ void load_tiles_to_registers(const float *a, const float *b, int m, int n, int k, int row0,
                                         int col0, int p0, bool aligned, float4 a_part[A_LOADS],
                                         float4 b_part[B_LOADS]) {
+  // BEGIN CHALLENGE
+  // TODO 5a: fill a_part and b_part with this thread's float4s of this step's
+  // tiles, numbered and assigned as the comment above says, loaded with
+  // load_a4() and load_b4() (rows of A past M and columns of B past N clamped,
+  // zeros past K, float4 or scalar loads as `aligned` says).
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 5a: for l < A_LOADS, f = threadIdx.x + l * THREADS: a_part[l] =
   // load_a4() at row row0 + (row of f in the tile), column p0 + (column of f);
   // likewise b_part[l] = load_b4() at row p0 + ..., column col0 + ....
+  // END GUIDED
   // BEGIN SOLUTION
 #pragma unroll
   for (int l = 0; l < A_LOADS; ++l) {
@@ -326,10 +372,18 @@ __device__ void load_tiles_to_registers(const float *a, const float *b, int m, i
 // Stores them in shared memory: A transposed, a_tile[p][row], and B as it is.
 __device__ void store_tiles(float (*a_tile)[BM + PAD], float (*b_tile)[BN], const float4 a_part[A_LOADS],
                             const float4 b_part[B_LOADS]) {
+  // BEGIN CHALLENGE
+  // TODO 5b: store a_part and b_part into the shared tiles, each float4 at its
+  // place in its tile (numbered as in TODO 5a): B as it is, one 16-byte store
+  // per float4; A transposed, a_tile[p][row], so that the values of A one p
+  // needs lie contiguous.
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 5b: for the same f as in TODO 5a: the four floats of a_part[l] go to
   // a_tile[p + 0 .. 3][row], where (row, p) is the place of float4 f in the
   // tile of A; b_part[l] goes as one float4 to &b_tile[row][col], its place
   // in the tile of B.
+  // END GUIDED
   // BEGIN SOLUTION
 #pragma unroll
   for (int l = 0; l < A_LOADS; ++l) {
@@ -353,8 +407,18 @@ __device__ void store_tiles(float (*a_tile)[BM + PAD], float (*b_tile)[BN], cons
 __device__ void load_fragments(float a_frag[TM], float b_frag[TN], const float (*a_tile)[BM + PAD],
                                const float (*b_tile)[BN], int p, int row, int row_stride, int col,
                                int col_stride) {
+  // BEGIN CHALLENGE
+  // TODO 5c: fill a_frag with the thread's TM values of A for step p and b_frag
+  // with its TN values of B, in the quadrant layout that multiply_tiles() and
+  // store_quadrants() assume: a_frag[4 s .. 4 s + 3] from the four rows that
+  // start at row + s * row_stride, b_frag[4 t .. 4 t + 3] from the four columns
+  // that start at col + t * col_stride. One 16-byte shared-memory load per
+  // quadrant.
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 5c: for s < TM / QUADRANT, copy the float4 at &a_tile[p][row + s * row_stride]
   // to a_frag[4 s .. 4 s + 3]; the same for b_frag from b_tile[p], col, col_stride.
+  // END GUIDED
   // BEGIN SOLUTION
 #pragma unroll
   for (int s = 0; s < TM / QUADRANT; ++s) {
@@ -629,6 +693,22 @@ __device__ __forceinline__ void matmul_v6_body(const float *a, const float *b, f
   float a_frag[V6_TM], b_frag[V6_TN];
   float4 a_part[V6_A_LOADS];  // A of step `next`, stored into its stage at the end of the step
   int steps = (k + V6_BK - 1) / V6_BK;
+  // BEGIN CHALLENGE
+  // TODO 6: accumulate into acc this thread's 8 x 16 block of C, in the layout
+  // the stores below read (that of load_warp_fragments()), over all `steps`
+  // steps of V6_BK along K, through a pipeline of STAGES stages of the shared
+  // tiles (a_tiles[s], b_tiles[s]): the copies of the next STAGES - 1 steps in
+  // flight while a step is multiplied. B goes from global to shared memory by
+  // copy_b_tile_async() (cp.async); A through registers, load_a_tile() of a
+  // later step into a_part as a step begins and store_a_tile() transposed at
+  // its end, so that the step's FMAs hide the loads. One barrier per step,
+  // wait_for_stage<STAGES>(), which counts groups of copies: every thread
+  // closes one group per step with commit_copies(), the steps past the end
+  // included (empty groups). No thread may write a stage that another still
+  // reads. Fragments by load_warp_fragments(), products by
+  // warp_outer_product().
+  // END CHALLENGE
+  // BEGIN GUIDED
   // TODO 6: (a) Fill the first STAGES - 1 stages: for s < STAGES - 1,
   // if s < steps, load_a_tile() of step s (p0 = s * V6_BK) and store_a_tile()
   // it into stage s, and copy_b_tile_async() step s into stage s; then
@@ -642,6 +722,7 @@ __device__ __forceinline__ void matmul_v6_body(const float *a, const float *b, f
   // load_warp_fragments() of p from this step's stage and
   // warp_outer_product() them. Last, if there is a step next,
   // store_a_tile() a_part into its stage.
+  // END GUIDED
   // BEGIN SOLUTION
   //> // Delete the next line when you write TODO 6: it only stops unused-variable warnings.
   //> (void)&a_tiles, (void)&b_tiles, (void)&a_frag, (void)&b_frag, (void)&a_part, (void)&steps;
