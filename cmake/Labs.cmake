@@ -146,13 +146,32 @@ function(pp_lab_runner target source grader)
 endfunction()
 
 # One test of a submission: registered in CTest (label "submission") and
-# listed in grading-tests.txt as "<lab> TAB <name> TAB <timeout> TAB <command>".
-function(pp_submission_test lab name timeout)
+# listed in grading-tests.txt for grading/grade, which runs it. Each test is a
+# line "test TAB <lab> TAB <name> TAB <timeout> TAB <kind>" and then its
+# command, one argument a line ("arg TAB <argument>"), so that an argument
+# with spaces (a path) reaches the program whole. <kind> says what the test
+# may run beside (grading/grade): host (needs no GPU), quick (the sanitizers'
+# small sizes), sweep (the grader's sizes, a few GiB), large (most of the
+# GPU's memory: one at a time, beside host and quick tests only) or timed
+# (alone). CTest runs the last two alone (RUN_SERIAL).
+function(pp_submission_test lab name timeout kind)
   add_test(NAME ${name} COMMAND ${ARGN})
   set_tests_properties(${name} PROPERTIES LABELS "${lab};submission" SKIP_RETURN_CODE 77
                        TIMEOUT ${timeout})
-  list(JOIN ARGN " " command)
-  set_property(GLOBAL APPEND_STRING PROPERTY PP_GRADING_TESTS "${lab}\t${name}\t${timeout}\t${command}\n")
+  if(kind MATCHES "^(large|timed)$")
+    set_tests_properties(${name} PROPERTIES RUN_SERIAL ON)
+  endif()
+  set(lines "test\t${lab}\t${name}\t${timeout}\t${kind}\n")
+  foreach(arg IN LISTS ARGN)
+    if(arg MATCHES "\n")
+      message(FATAL_ERROR "${name}: an argument holds a line break: ${arg}")
+    endif()
+    if(arg MATCHES "^\\$<TARGET_OBJECTS:[^>]+>$") # a list: one line per object
+      set(arg "$<JOIN:${arg},\narg\t>")
+    endif()
+    string(APPEND lines "arg\t${arg}\n")
+  endforeach()
+  set_property(GLOBAL APPEND_STRING PROPERTY PP_GRADING_TESTS "${lines}")
 endfunction()
 
 # PP_GRADE=submission: the student's runner, the instructor's checker, and the
@@ -173,13 +192,13 @@ function(pp_add_submission_lab lab grader source perf_size)
   target_link_libraries(${lab} PRIVATE ${lab}-student ${grader})
   pp_lab_runner(${lab}-checker ${PROJECT_SOURCE_DIR}/solutions/${lab}/${source} ${grader})
   add_custom_target(${lab}-grading)
-  add_dependencies(${lab}-grading ${lab} ${lab}-checker pp-symcheck pp-expect pp-score pp-gauntlet)
+  add_dependencies(${lab}-grading ${lab} ${lab}-checker pp-symcheck pp-score pp-gauntlet)
 
   set(results ${PP_RESULTS})
   set(checker $<TARGET_FILE:${lab}-checker>)
   set(seed --seed ${PP_GRADE_SEED})
   set(runner $<TARGET_FILE:${lab}>)
-  pp_submission_test(${lab} ${lab}.symbols 120
+  pp_submission_test(${lab} ${lab}.symbols 120 host
     $<TARGET_FILE:pp-symcheck> --allow ${PROJECT_SOURCE_DIR}/grading/allowed-symbols.txt
     --verdict ${results}/${lab}.symbols.verdict $<TARGET_OBJECTS:${lab}-student>)
   foreach(check IN LISTS PP_CHECKS)
@@ -187,7 +206,7 @@ function(pp_add_submission_lab lab grader source perf_size)
     if(PP_CHECK_${check}_VARIANTS)
       foreach(variant IN LISTS PP_CHECK_${check}_VARIANTS)
         pp_check_test_name(name ${lab} ${check} ${variant})
-        pp_submission_test(${lab} ${name} ${PP_GPU_TEST_TIMEOUT}
+        pp_submission_test(${lab} ${name} ${PP_GPU_TEST_TIMEOUT} sweep
           ${checker} ${seed} ${args} --variant ${variant} --verdict ${results}/${name}.verdict
           -- ${runner})
       endforeach()
@@ -198,19 +217,23 @@ function(pp_add_submission_lab lab grader source perf_size)
         # failure there is the machine's, not the student's), then hands over
         # to the checker.
         pp_check_tool(tool ${check})
-        pp_submission_test(${lab} ${name} ${PP_GPU_TEST_TIMEOUT}
+        pp_submission_test(${lab} ${name} ${PP_GPU_TEST_TIMEOUT} quick
           $<TARGET_FILE:pp-gauntlet> ${PP_SANITIZER_OPTION} --checker ${checker} -- ${runner}
           --check ${check} ${tool} ${seed} ${args} --verdict ${results}/${name}.verdict)
       else()
-        pp_submission_test(${lab} ${name} ${PP_GPU_TEST_TIMEOUT}
+        if(check STREQUAL "large")
+          set(kind large)
+        else()
+          set(kind sweep)
+        endif()
+        pp_submission_test(${lab} ${name} ${PP_GPU_TEST_TIMEOUT} ${kind}
           ${checker} ${seed} ${args} --verdict ${results}/${name}.verdict -- ${runner})
       endif()
     endif()
   endforeach()
-  pp_submission_test(${lab} ${lab}.perf ${PP_GPU_TEST_TIMEOUT}
+  pp_submission_test(${lab} ${lab}.perf ${PP_GPU_TEST_TIMEOUT} timed
     ${checker} ${seed} --size ${perf_size} --verdict ${results}/${lab}.perf.verdict
     --json ${results}/${lab}.perf.json -- ${runner})
-  set_tests_properties(${lab}.perf PROPERTIES RUN_SERIAL ON) # timed: alone, as <lab>.perf below
 endfunction()
 
 function(pp_add_lab lab)

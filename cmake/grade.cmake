@@ -1,7 +1,10 @@
 # The `grade` target, every workflow's last step: runs every test of the build
 # (ctest), then ends the output with what that run means, computed from the
 # run's JUnit file and the tests' labels (gpu: needs a GPU; given: a variant
-# given complete in the skeleton). Usage:
+# given complete in the skeleton). The tests run in parallel, as many at once
+# as CTEST_PARALLEL_LEVEL says, or else as there are cores (one after another,
+# the check workflow's tests would take about 25 minutes on a GPU); the
+# timing tests still run alone (RUN_SERIAL). Usage:
 #   cmake -DBUILD=<build dir> -DGRADE=labs|solutions|all -DSOURCE=<source dir>
 #         -DCTEST=<ctest> -P grade.cmake
 #
@@ -28,10 +31,19 @@ function(list_tests out)
   set(${out} ${lines} PARENT_SCOPE)
 endfunction()
 
+if(DEFINED ENV{CTEST_PARALLEL_LEVEL} AND NOT "$ENV{CTEST_PARALLEL_LEVEL}" STREQUAL "")
+  set(parallel "$ENV{CTEST_PARALLEL_LEVEL}")
+  if(NOT parallel MATCHES "^[1-9][0-9]*$")
+    message(FATAL_ERROR "grade: CTEST_PARALLEL_LEVEL must be a whole number of tests to run at once, "
+                        "not '${parallel}'")
+  endif()
+else()
+  cmake_host_system_information(RESULT parallel QUERY NUMBER_OF_LOGICAL_CORES)
+endif()
 set(junit_file ${BUILD}/Testing/grade.xml)
 file(REMOVE ${junit_file})
 execute_process(COMMAND ${CTEST} --test-dir ${BUILD} --output-on-failure --no-tests=error
-                        --output-junit ${junit_file}
+                        --output-junit ${junit_file} --parallel ${parallel}
                 RESULT_VARIABLE ctest_status)
 if(NOT EXISTS ${junit_file})
   message(FATAL_ERROR "ctest exited with ${ctest_status} and wrote no results: nothing was graded")

@@ -361,11 +361,17 @@ static int bench(session *s, const int *selected, const pp_device *dev, const pp
   void *state = create_state(s, size);
   p->fill(state, o->seed, s->bench_dataset);
 
-  if (p->cpu_prepare) p->cpu_prepare(state);
-  cpu_job cpu = {p, state};
   report.cpu = (pp_result){.name = "CPU reference", .what = "the grader's reference on one core",
-                           .index = -1, .ran = 1, .correct = 1};
-  report.cpu.time = pp_time_host(cpu_run, &cpu, 3);
+                           .index = -1, .correct = 1};
+  /* The checker (grading) scores the variants against the library peer and
+   * variant 0 only: it skips the CPU's three timed runs (seconds at 2^28),
+   * and its row reads "not run". */
+  if (!s->runner) {
+    if (p->cpu_prepare) p->cpu_prepare(state);
+    cpu_job cpu = {p, state};
+    report.cpu.ran = 1;
+    report.cpu.time = pp_time_host(cpu_run, &cpu, 3);
+  }
 
   report.peer = (pp_result){.name = p->peer_name, .what = "the library peer", .index = -1};
   measure(s, state, PP_PEER, &report.peer);

@@ -149,6 +149,12 @@ case $group in
     run 2 "$grade" "$work/big.zip" "$work/out-bad" --stage-only --max-entries 0
     PP_GRADE_MAX_TOTAL=8X run 2 "$grade" "$work/big.zip" "$work/out-bad" --stage-only
     has "$work/log" "PP_GRADE_MAX_TOTAL takes a size"
+    # And a number of compilations and tests at once that is not one.
+    for parallel in 0 many -3 ""; do
+      run 2 "$grade" "$work/big.zip" "$work/out-bad" --stage-only --parallel "$parallel"
+      has "$work/log" "--parallel takes a whole number from 1 to 9999, not '$parallel'"
+    done
+    run 0 "$grade" --check-options --parallel 4
     [ ! -e "$work/out-bad" ] || fail "bad usage still wrote $work/out-bad"
     echo "every limit check passed" ;;
 

@@ -1,0 +1,221 @@
+#!/bin/sh
+# How grading/grade builds and runs one whole submission, host side: the
+# three groups share WORK and run in this order (CTest fixtures), each
+# re-grading into the same output folder, so that only the first builds much.
+#
+#   submission.sh spaces TREE WORK     lab 01's solution graded from a folder,
+#       into an output folder, whose paths hold a space: every test's command
+#       must reach its program whole. Without a GPU the GPU tests skip (exit
+#       77, after their options were read), the symbol check passes, and the
+#       checker writes each verdict where it was told.
+#   submission.sh one-build TREE WORK  lab 01's solution and a lab 05 file that
+#       does not compile, built in one build: lab 05 fails its build and its
+#       tests are not-built; lab 01 is graded; the wall time of each phase is
+#       reported.
+#   submission.sh schedule TREE WORK   lab 01 again, with a stand-in for
+#       `timeout` that plays every test (it passes; on their first run, v2
+#       fails and v3 passes having skipped a size) and logs when each starts
+#       and ends, so that the order can be checked without a GPU: tests
+#       overlap, at most --parallel at a time; the large test starts after
+#       every sweep has ended; the timed test runs alone; a test that failed,
+#       or skipped a size, beside others runs again alone and that run counts.
+#       With --parallel 1 nothing overlaps, nothing runs twice, and a failure
+#       counts as it is.
+set -u
+
+fail() {
+  echo "submission.sh: $*" >&2
+  exit 1
+}
+
+[ $# -eq 3 ] || fail "usage: submission.sh spaces|one-build|schedule TREE WORK"
+group=$1 tree=$2 work=$3
+grade=$tree/grading/grade
+tab=$(printf '\t')
+in="$work/sub mission"
+out="$work/out put"
+
+# True when a GPU is there for the tests to use (as tests/submissions/check.sh).
+gpu_present() {
+  case ${CUDA_VISIBLE_DEVICES-unset} in
+    '' | -1) return 1 ;;
+  esac
+  nvidia-smi -L 2>/dev/null | grep -q '^GPU '
+}
+
+# grade_it WANT_RC ARGUMENT...: grades $in into $out; fails unless it exits WANT_RC.
+grade_it() {
+  want=$1
+  shift
+  "$grade" "$in" "$out" --student alice "$@" > "$work/grade.log" 2>&1 < /dev/null
+  rc=$?
+  [ $rc -eq "$want" ] || { tail -30 "$work/grade.log" >&2; fail "grading/grade exited $rc, want $want: $work/grade.log"; }
+}
+
+# The exit code of a grading where a lab built: 3 (ungraded) without a GPU.
+built_rc() {
+  if gpu_present; then echo 0; else echo 3; fi
+}
+
+# status NAME: the status tests.tsv gives NAME.
+status() {
+  awk -F '\t' -v name="$1" '$1 == name { print $2 }' "$out/results/tests.tsv"
+}
+
+# The tests configure listed for grading, in order, and the lab of each.
+listed() {
+  awk -F '\t' '$1 == "test" { print $3 }' "$out/build/grading-tests.txt"
+}
+
+# Every test listed is in tests.tsv, in the same order, after its lab's build.
+check_order() {
+  awk -F '\t' '$1 == "test" { if ($2 != lab) print $2 ".build"; lab = $2; print $3 }' \
+    "$out/build/grading-tests.txt" > "$work/order.want"
+  cut -f1 "$out/results/tests.tsv" > "$work/order.got"
+  diff "$work/order.want" "$work/order.got" >&2 || fail "tests.tsv does not list every test in order"
+}
+
+dot=$tree/solutions/01-dot-product/dot_product.cu
+matmul=$tree/solutions/05-tiled-matmul/matmul.cu
+case $group in
+  spaces)
+    rm -rf "$work"
+    mkdir -p "$in" || fail "cannot create $in"
+    cp "$dot" "$in/" || fail "cannot copy $dot"
+    grade_it "$(built_rc)" --labs 01-dot-product
+    [ "$(status 01-dot-product.build)" = pass ] || fail "the build did not pass"
+    [ "$(status 01-dot-product.symbols)" = pass ] ||
+      fail "01-dot-product.symbols: $(status 01-dot-product.symbols), want pass: $(cat "$out/results/01-dot-product.symbols.log")"
+    for name in $(listed); do
+      got=$(status "$name")
+      case $got in
+        pass) ;;
+        skip) gpu_present && fail "$name skipped, with a GPU here" ;;
+        *) fail "$name: $got, want pass (or skip without a GPU): $(tail -5 "$out/results/$name.log")" ;;
+      esac
+    done
+    # The checker wrote the verdict where --verdict said, the symbol check too.
+    for name in $(listed); do
+      case $name in
+        *.sanitizer.*) gpu_present || continue ;;  # pp-gauntlet skips before the checker runs
+      esac
+      [ -s "$out/results/$name.verdict" ] || fail "no verdict from $name at $out/results/$name.verdict"
+    done
+    check_order
+    echo "every test's command reached its program whole, under paths with spaces" ;;
+
+  one-build)
+    mkdir -p "$in/05-tiled-matmul" || fail "cannot create $in/05-tiled-matmul"
+    { cat "$matmul" && echo '#error planted: this file does not compile'; } > "$in/05-tiled-matmul/matmul.cu" ||
+      fail "cannot write the broken lab 05 file"
+    grade_it "$(built_rc)" --labs 01-dot-product,05-tiled-matmul
+    check_order
+    [ "$(status 01-dot-product.build)" = pass ] || fail "lab 01's build: $(status 01-dot-product.build), want pass"
+    [ "$(status 05-tiled-matmul.build)" = fail ] || fail "lab 05's build: $(status 05-tiled-matmul.build), want fail"
+    grep -q 'error planted' "$out/results/05-tiled-matmul.build.log" ||
+      fail "05-tiled-matmul.build.log does not hold its error"
+    ! grep -qi 'error' "$out/results/01-dot-product.build.log" ||
+      fail "01-dot-product.build.log holds errors: $(cat "$out/results/01-dot-product.build.log")"
+    grep -q 'error planted' "$out/results/build.log" || fail "build.log, the one build of both labs, lacks lab 05's error"
+    for name in $(listed); do
+      got=$(status "$name")
+      case $name:$got in
+        05-tiled-matmul.*:not-built | 01-dot-product.*:pass) ;;
+        01-dot-product.*:skip) gpu_present && fail "$name skipped, with a GPU here" ;;
+        *) fail "$name: $got" ;;
+      esac
+    done
+    for phase in configure build tests-beside tests-alone score total; do
+      grep -q "^${phase}${tab}[0-9][0-9]*\.[0-9][0-9]$" "$out/results/timing.tsv" ||
+        fail "timing.tsv has no $phase: $(cat "$out/results/timing.tsv")"
+    done
+    grep -q '^grade: alice: [0-9.]* s in all: configure [0-9.]* s, build [0-9.]* s, tests ' "$work/grade.log" ||
+      fail "grading/grade did not print the wall time of its phases"
+    echo "lab 05 failed its build alone; lab 01 was graded; the phases were timed" ;;
+
+  schedule)
+    real=$(command -v timeout) || fail "no timeout here"
+    rm -rf "${work:?}/bin" "$work/events"
+    mkdir -p "$work/bin"
+    # The stand-in: everything that is not a test (configure, build, unpack)
+    # goes to the real timeout; the probe finds a GPU; a test (it has a
+    # --verdict) logs its start and end and passes, but for two on their
+    # first run: v2 fails, v3 passes having skipped a size.
+    cat > "$work/bin/timeout" <<EOF
+#!/bin/sh
+events="$work/events"
+real="$real"
+EOF
+    cat >> "$work/bin/timeout" <<'EOF'
+verdict="" previous=""
+for argument in "$@"; do
+  [ "$previous" = --verdict ] && verdict=$argument
+  [ "$argument" = --probe ] && exit 0
+  previous=$argument
+done
+[ -n "$verdict" ] || exec "$real" "$@"
+name=$(basename "$verdict" .verdict)
+echo "start $name" >> "$events"
+sleep 1
+echo "end $name" >> "$events"
+if [ "$(grep -c "^start $name\$" "$events")" -eq 1 ]; then
+  case $name in
+    *.v2-kahan) exit 1 ;;
+    *.v3-sequential) echo "skip size 2^28: needs 2.3 GiB of device memory, 1.0 GiB free" ;;
+  esac
+fi
+echo "status pass" > "$verdict"
+exit 0
+EOF
+    chmod +x "$work/bin/timeout"
+
+    # The most tests running at once, from the events, and each test that
+    # ever ran beside another.
+    overlaps() {
+      awk '$1 == "start" { ++now; if (now > most) most = now; for (t in on) if (on[t]) beside[t] = beside[$2] = 1; on[$2] = 1 }
+           $1 == "end" { --now; on[$2] = 0 }
+           END { print "most " most + 0; for (t in beside) print "beside " t }' "$work/events"
+    }
+    runs() {  # NAME: how many times it ran
+      grep -c "^start $1\$" "$work/events"
+    }
+
+    PATH=$work/bin:$PATH grade_it 0 --labs 01-dot-product --parallel 3
+    overlaps > "$work/overlaps"
+    most=$(sed -n 's/^most //p' "$work/overlaps")
+    if [ "$most" -lt 2 ] || [ "$most" -gt 3 ]; then
+      fail "with --parallel 3, $most tests ran at once"
+    fi
+    # The timed test ran alone; the large one after every sweep had ended.
+    ! grep -qx 'beside 01-dot-product.perf' "$work/overlaps" || fail "the timed test ran beside another"
+    awk '$1 == "end" && $2 ~ /[.]v[0-9]/ && !ended[$2]++ { last_sweep = NR }
+         $1 == "start" && $2 ~ /[.]large$/ { large = NR }
+         END { exit !(large > last_sweep) }' "$work/events" || fail "the large test started before every sweep had ended"
+    # v2 failed and v3 skipped a size beside others: each ran again alone, and that counts.
+    for name in 01-dot-product.v2-kahan 01-dot-product.v3-sequential; do
+      [ "$(runs "$name")" -eq 2 ] || fail "$name ran $(runs "$name") times, want 2"
+      [ "$(status "$name")" = pass ] || fail "$name: $(status "$name"), want pass (its run alone)"
+      [ -f "$out/results/$name.beside.log" ] || fail "no $name.beside.log, the log of its first run"
+      awk -v name="$name" '$1 == "start" && $2 == name { ++n } n == 2 && $1 == "start" && $2 != name { exit 1 }
+        n == 2 && $1 == "end" && $2 == name { exit 0 }' "$work/events" || fail "$name's second run was not alone"
+    done
+    for name in $(listed); do
+      case $name in *.v2-kahan | *.v3-sequential) continue ;; esac
+      [ "$(runs "$name")" -eq 1 ] || fail "$name ran $(runs "$name") times, want 1"
+      [ "$(status "$name")" = pass ] || fail "$name: $(status "$name"), want pass"
+    done
+    check_order
+
+    # One at a time: nothing overlaps, nothing runs twice, and v2's failure counts.
+    rm -f "$work/events"
+    PATH=$work/bin:$PATH grade_it 0 --labs 01-dot-product --parallel 1
+    overlaps > "$work/overlaps"
+    [ "$(sed -n 's/^most //p' "$work/overlaps")" -eq 1 ] || fail "with --parallel 1, tests overlapped"
+    [ "$(status 01-dot-product.v2-kahan)" = fail ] || fail "with --parallel 1, v2's failure did not count"
+    for name in $(listed); do
+      [ "$(runs "$name")" -eq 1 ] || fail "with --parallel 1, $name ran $(runs "$name") times"
+    done
+    echo "tests ran side by side, the large after the sweeps, the timed alone, and a failure beside others again alone" ;;
+
+  *) fail "unknown group $group" ;;
+esac
