@@ -35,7 +35,8 @@ constexpr int TURN_VECTORS = 8;
 // Words the atomics hit, spread over many L2 lines.
 constexpr int HOT_WORDS = 4096;
 // Dynamic shared memory a launch holds without using it, chosen by the seed:
-// none, or a part of an SM's that leaves room for every lab's blocks.
+// none, or a part of an SM's that leaves room for every lab's blocks (at most
+// a quarter of it, on GPUs with less shared memory than an H100's 228 KiB).
 constexpr size_t HELD_BYTES[] = {0, 16 << 10, 40 << 10};
 // Keeps the interference's random bits apart from the inputs' (same seeds).
 constexpr uint64_t SALT = 0x5354524553530001ull;
@@ -92,16 +93,24 @@ cudaStream_t stream;
 uint4 *buffer;
 size_t vectors;
 unsigned *hot;
-volatile unsigned long long *stop_host; // mapped host memory, polled by the kernel
+volatile unsigned long long *stop_host; // pinned host memory, polled by the kernel
 unsigned long long *stop_device;        // the same word, as the kernel sees it
 unsigned long long generation;          // of the last start: a stop word at least this ends it
 int sm_count;
+size_t held_max;                        // a quarter of an SM's shared memory
 
 void allocate() {
-  int device = 0, l2_bytes = 0;
+  int device = 0, l2_bytes = 0, unified = 0;
   PP_CHECK(cudaGetDevice(&device));
+  // With unified addressing (every 64-bit process has it) a kernel reads
+  // pinned host memory through the host's own pointer.
+  PP_CHECK(cudaDeviceGetAttribute(&unified, cudaDevAttrUnifiedAddressing, device));
+  if (!unified) PP_CHECK(cudaErrorNotSupported);
   PP_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
   PP_CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device));
+  int shared_per_sm = 0;
+  PP_CHECK(cudaDeviceGetAttribute(&shared_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
+  held_max = (size_t)shared_per_sm / 4;
   vectors = 2 * (size_t)(l2_bytes > 0 ? l2_bytes : 4 << 20) / sizeof(uint4);
   PP_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   PP_CHECK(cudaMalloc((void **)&buffer, vectors * sizeof *buffer));
@@ -109,10 +118,10 @@ void allocate() {
   PP_CHECK(cudaMemsetAsync(buffer, 0, vectors * sizeof *buffer, stream));
   PP_CHECK(cudaMemsetAsync(hot, 0, HOT_WORDS * sizeof *hot, stream));
   void *word = NULL;
-  PP_CHECK(cudaHostAlloc(&word, sizeof(unsigned long long), cudaHostAllocMapped));
+  PP_CHECK(cudaMallocHost(&word, sizeof(unsigned long long)));
   stop_host = (volatile unsigned long long *)word;
+  stop_device = (unsigned long long *)word;
   *stop_host = 0;
-  PP_CHECK(cudaHostGetDevicePointer((void **)&stop_device, word, 0));
 }
 
 } // namespace
@@ -122,6 +131,7 @@ extern "C" void pp_interference_start(uint64_t seed) {
   uint64_t key = pp_stream_key(seed, SALT), shape = pp_splitmix64(key);
   unsigned blocks = (unsigned)sm_count * (1 + (unsigned)(shape & 1)); // one or two per SM
   size_t held = HELD_BYTES[pp_bits_below(shape, sizeof HELD_BYTES / sizeof *HELD_BYTES)];
+  if (held > held_max) held = held_max;
   ++generation;
   interference_kernel<<<blocks, THREADS, held, stream>>>(buffer, vectors, hot, stop_device, generation,
                                                          key);
