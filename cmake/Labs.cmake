@@ -2,6 +2,7 @@
 #
 #   pp_add_lab(<lab> SOURCE <file.cu> GRADER <sources...> [LIBRARIES <libs...>]
 #              VARIANTS <names...> GIVEN <names...> [SMALL_SMEM <names...>]
+#              [STRESS <names...> [STRESS_DATASET <dataset>]]
 #              PERF_SIZE <size> MIN_SPEEDUP <ratio> [LARGE_SIZE <size>])
 #
 # Builds bin/<lab> from labs/<lab>/<file.cu> (PP_GRADE=labs) or from
@@ -14,6 +15,8 @@
 #   <lab>.sanitizer.<tool>        the quick sweep under compute-sanitizer
 #   <lab>.large                   every variant at LARGE_SIZE, once (skipped where it does
 #                                 not fit): a size too costly to repeat in every test
+#   <lab>.stress.<variant>        (STRESS variants: those whose blocks exchange results within
+#                                 one launch) many short runs beside an interfering kernel
 # and <lab>.perf: one timed run; the last variant must beat the first by
 # MIN_SPEEDUP (a generous ratio, never a time).
 # pp_add_crosscheck() adds <lab>.crosscheck: the grader's GPU side against its CPU side.
@@ -34,6 +37,9 @@
 # GPU tests exit 77 without a CUDA device, which CTest reports as skipped.
 
 set(PP_GPU_TEST_TIMEOUT 900 CACHE STRING "Seconds before a GPU test is stopped")
+option(PP_UNCAUGHT_MUTANTS
+       "With PP_GRADE=all, also register the mutants of tests/mutants/uncaught/ (no check caught them on a GPU)"
+       OFF)
 
 # The gauntlet: the checks a lab's file must pass, in the order pp-gauntlet
 # (tools/gauntlet.c) runs them for a mutant, the broadest and cheapest first.
@@ -53,13 +59,26 @@ set(PP_GPU_TEST_TIMEOUT 900 CACHE STRING "Seconds before a GPU test is stopped")
 #   racecheck   the quick sweep under compute-sanitizer racecheck
 #   synccheck   the quick sweep under compute-sanitizer synccheck
 #   large       every variant at LARGE_SIZE (skipped where it does not fit)
+#   stress      hundreds of short runs, small sizes and sizes of several waves of blocks, each
+#               beside a kernel that keeps the GPU busy and its L2 thrashed, each checked
+#               (--stress; docs/grading.md, "Stress"): for bugs of memory order between the
+#               blocks of one launch, which an idle GPU hides; only on STRESS_DATASET where
+#               given (an exact one)                                        (per variant)
 # Sets in the caller's scope PP_CHECKS, the names in order, and for each check
 # C: PP_CHECK_<C>_ARGS, the runner's arguments; PP_CHECK_<C>_TOOL,
 # compute-sanitizer's tool or empty, and PP_CHECK_<C>_TOOL_ARGS, its options;
 # PP_CHECK_<C>_VARIANTS, the variants of a check made per variant (empty: one
 # run over every variant).
 function(pp_gauntlet)
-  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "LARGE_SIZE" "VARIANTS;SMALL_SMEM")
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "LARGE_SIZE;STRESS_DATASET" "VARIANTS;SMALL_SMEM;STRESS")
+  foreach(variant IN LISTS ARG_SMALL_SMEM ARG_STRESS)
+    if(NOT variant IN_LIST ARG_VARIANTS)
+      message(FATAL_ERROR "SMALL_SMEM or STRESS names ${variant}, which is not among the VARIANTS")
+    endif()
+  endforeach()
+  if(ARG_STRESS_DATASET AND NOT ARG_STRESS)
+    message(FATAL_ERROR "STRESS_DATASET ${ARG_STRESS_DATASET} without STRESS variants")
+  endif()
   set(checks grade)
   set(PP_CHECK_grade_ARGS --grade PARENT_SCOPE)
   set(PP_CHECK_grade_VARIANTS ${ARG_VARIANTS} PARENT_SCOPE)
@@ -79,7 +98,37 @@ function(pp_gauntlet)
     list(APPEND checks large)
     set(PP_CHECK_large_ARGS --grade --size ${ARG_LARGE_SIZE} --or-skip PARENT_SCOPE)
   endif()
+  if(ARG_STRESS)
+    list(APPEND checks stress)
+    set(args --stress)
+    if(ARG_STRESS_DATASET)
+      list(APPEND args --dataset ${ARG_STRESS_DATASET})
+    endif()
+    set(PP_CHECK_stress_ARGS ${args} PARENT_SCOPE)
+    set(PP_CHECK_stress_VARIANTS ${ARG_STRESS} PARENT_SCOPE)
+  endif()
   set(PP_CHECKS ${checks} PARENT_SCOPE)
+endfunction()
+
+# pp-gauntlet's checks for a mutant of a lab with variants <variants>: every
+# check of PP_CHECKS (set by pp_gauntlet) in order, one run each, as
+# --check NAME [--tool TOOL [--tool-arg OPTION]...] ARGUMENT... [--variant LIST],
+# the list naming the check's variants where it has its own.
+function(pp_gauntlet_arguments out variants)
+  set(gauntlet "")
+  foreach(check IN LISTS PP_CHECKS)
+    list(APPEND gauntlet --check ${check})
+    if(PP_CHECK_${check}_TOOL)
+      pp_check_tool(tool ${check})
+      list(APPEND gauntlet ${tool})
+    endif()
+    list(APPEND gauntlet ${PP_CHECK_${check}_ARGS})
+    if(PP_CHECK_${check}_VARIANTS AND NOT PP_CHECK_${check}_VARIANTS STREQUAL variants)
+      list(JOIN PP_CHECK_${check}_VARIANTS "," selected)
+      list(APPEND gauntlet --variant ${selected})
+    endif()
+  endforeach()
+  set(${out} ${gauntlet} PARENT_SCOPE)
 endfunction()
 
 # The test name of check <check> (of variant <variant>, for a check made per
@@ -237,18 +286,14 @@ function(pp_add_submission_lab lab grader source perf_size)
 endfunction()
 
 function(pp_add_lab lab)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "SOURCE;PERF_SIZE;MIN_SPEEDUP;LARGE_SIZE"
-                        "GRADER;LIBRARIES;VARIANTS;GIVEN;SMALL_SMEM")
-  foreach(variant IN LISTS ARG_SMALL_SMEM)
-    if(NOT variant IN_LIST ARG_VARIANTS)
-      message(FATAL_ERROR "${lab}: SMALL_SMEM names ${variant}, which is not among its VARIANTS")
-    endif()
-  endforeach()
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "SOURCE;PERF_SIZE;MIN_SPEEDUP;LARGE_SIZE;STRESS_DATASET"
+                        "GRADER;LIBRARIES;VARIANTS;GIVEN;SMALL_SMEM;STRESS")
   set(grader ${lab}-grader)
   add_library(${grader} OBJECT ${ARG_GRADER})
   target_include_directories(${grader} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
   target_link_libraries(${grader} PUBLIC pp ${ARG_LIBRARIES})
-  pp_gauntlet(VARIANTS ${ARG_VARIANTS} SMALL_SMEM ${ARG_SMALL_SMEM} LARGE_SIZE ${ARG_LARGE_SIZE})
+  pp_gauntlet(VARIANTS ${ARG_VARIANTS} SMALL_SMEM ${ARG_SMALL_SMEM} LARGE_SIZE ${ARG_LARGE_SIZE}
+              STRESS ${ARG_STRESS} STRESS_DATASET ${ARG_STRESS_DATASET})
 
   if(PP_GRADE STREQUAL "submission")
     pp_add_submission_lab(${lab} ${grader} ${ARG_SOURCE} ${ARG_PERF_SIZE})
@@ -334,38 +379,50 @@ function(pp_add_lab lab)
   set_tests_properties(${lab}.symbols PROPERTIES LABELS "${lab};host")
 
   # A mutant meets every check of the gauntlet in one test, until one rejects it.
-  set(gauntlet "")
-  foreach(check IN LISTS PP_CHECKS)
-    list(APPEND gauntlet --check ${check})
-    if(PP_CHECK_${check}_TOOL)
-      pp_check_tool(tool ${check})
-      list(APPEND gauntlet ${tool})
-    endif()
-    list(APPEND gauntlet ${PP_CHECK_${check}_ARGS})
-    if(PP_CHECK_${check}_VARIANTS AND NOT PP_CHECK_${check}_VARIANTS STREQUAL ARG_VARIANTS)
-      list(JOIN PP_CHECK_${check}_VARIANTS "," selected)
-      list(APPEND gauntlet --variant ${selected})
-    endif()
-  endforeach()
+  # tests/mutants/<lab>/ holds the mutants that must be rejected: <lab>.mutant.<name>.
+  # tests/mutants/uncaught/<lab>/ holds those that survived every check when measured on a
+  # GPU (bugs of memory order that no run showed): not tests of the check preset, but with
+  # -DPP_UNCAUGHT_MUTANTS=ON <lab>.uncaught.<name> (label uncaught), which
+  # tests/mutants/run.sh --uncaught builds and runs to measure them again.
+  pp_gauntlet_arguments(gauntlet "${ARG_VARIANTS}")
   list(LENGTH PP_CHECKS check_count)
   math(EXPR mutant_timeout "${PP_GPU_TEST_TIMEOUT} * ${check_count}")
   find_program(PP_PATCH patch REQUIRED)
-  file(GLOB mutant_patches CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/mutants/${lab}/*.patch)
-  foreach(patch_file IN LISTS mutant_patches)
-    get_filename_component(mutant ${patch_file} NAME_WE)
-    set(mutant_source ${CMAKE_CURRENT_BINARY_DIR}/mutants/${mutant}/${ARG_SOURCE})
-    add_custom_command(
-      OUTPUT ${mutant_source}
-      COMMAND ${PP_PATCH} --quiet --fuzz=0 --output=${mutant_source} --input=${patch_file} ${solution}
-      DEPENDS ${solution} ${patch_file}
-      COMMENT "Planting mutant ${lab}/${mutant}")
-    set(target ${lab}-mutant-${mutant})
-    add_executable(${target} ${mutant_source})
-    target_link_libraries(${target} PRIVATE ${grader})
-    set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin/mutants)
-    pp_gpu_test(${lab}.mutant.${mutant} pp-gauntlet --mutant ${PP_SANITIZER_OPTION} --
-                $<TARGET_FILE:${target}> ${gauntlet})
-    set_tests_properties(${lab}.mutant.${mutant} PROPERTIES LABELS "${lab};gpu;mutant"
-                         TIMEOUT ${mutant_timeout})
+  set(kinds mutant)
+  if(PP_UNCAUGHT_MUTANTS)
+    list(APPEND kinds uncaught)
+    if(NOT TARGET uncaught-mutants)
+      add_custom_target(uncaught-mutants)
+      add_dependencies(uncaught-mutants pp-gauntlet)
+    endif()
+  endif()
+  foreach(kind IN LISTS kinds)
+    set(folder ${PROJECT_SOURCE_DIR}/tests/mutants/${lab})
+    set(built mutants)
+    if(kind STREQUAL "uncaught")
+      set(folder ${PROJECT_SOURCE_DIR}/tests/mutants/uncaught/${lab})
+      set(built uncaught)
+    endif()
+    file(GLOB mutant_patches CONFIGURE_DEPENDS ${folder}/*.patch)
+    foreach(patch_file IN LISTS mutant_patches)
+      get_filename_component(mutant ${patch_file} NAME_WE)
+      set(mutant_source ${CMAKE_CURRENT_BINARY_DIR}/${built}/${mutant}/${ARG_SOURCE})
+      add_custom_command(
+        OUTPUT ${mutant_source}
+        COMMAND ${PP_PATCH} --quiet --fuzz=0 --output=${mutant_source} --input=${patch_file} ${solution}
+        DEPENDS ${solution} ${patch_file}
+        COMMENT "Planting ${kind} ${lab}/${mutant}")
+      set(target ${lab}-${kind}-${mutant})
+      add_executable(${target} ${mutant_source})
+      target_link_libraries(${target} PRIVATE ${grader})
+      set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin/${built})
+      pp_gpu_test(${lab}.${kind}.${mutant} pp-gauntlet --mutant ${PP_SANITIZER_OPTION} --
+                  $<TARGET_FILE:${target}> ${gauntlet})
+      set_tests_properties(${lab}.${kind}.${mutant} PROPERTIES LABELS "${lab};gpu;${kind}"
+                           TIMEOUT ${mutant_timeout})
+      if(kind STREQUAL "uncaught")
+        add_dependencies(uncaught-mutants ${target})
+      endif()
+    endforeach()
   endforeach()
 endfunction()

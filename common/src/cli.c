@@ -11,11 +11,22 @@
 #include "pp/check.h"
 #include "pp/random.h"
 
+/* --stress's defaults: hundreds of short runs, a few seconds of them, per variant. */
+#define STRESS_RUNS 1000
+#define STRESS_SECONDS 3.0
+/* The most --stress-seconds takes: a run of a class's tests must stay bounded. */
+#define STRESS_SECONDS_MAX 600.0
+
 void pp_print_usage(FILE *out, const char *program) {
   fprintf(out,
           "usage: %s [options]\n"
           "  (no mode)          run, check and time every variant at one size; print the table\n"
           "  --grade            check the variants over the grader's sizes and seeds\n"
+          "  --stress           run each variant many times, each run checked, beside a kernel that\n"
+          "                     keeps the GPU busy and thrashes its L2 cache: shakes out bugs of\n"
+          "                     memory order between blocks (docs/grading.md, \"Stress\")\n"
+          "  --stress-runs N    with --stress: at most N runs of each variant (default %d)\n"
+          "  --stress-seconds S with --stress: at most S seconds of runs of each variant (default %g)\n"
           "  --quick            with --grade: small sizes and one seed (for compute-sanitizer)\n"
           "  --list             list the variants and the datasets\n"
           "  --probe            exit 0 if a CUDA device is usable, 77 if not\n"
@@ -41,7 +52,7 @@ void pp_print_usage(FILE *out, const char *program) {
           "  --timeout S        with a RUNNER: seconds one launch may take before it is stopped (10)\n"
           "  --help             this text\n"
           "exit codes: 0 right, 1 wrong or failed, 2 bad usage or size, 77 no CUDA device\n",
-          program, PP_DEFAULT_SEED);
+          program, STRESS_RUNS, STRESS_SECONDS, PP_DEFAULT_SEED);
 }
 
 static int parse_u64(const char **p, uint64_t *out) {
@@ -171,6 +182,9 @@ int pp_parse_options(int argc, char **argv, pp_options *opt, FILE *err) {
   opt->reps = 20;
   opt->warmup = 3;
   opt->timeout_s = 10.0;
+  opt->stress_runs = STRESS_RUNS;
+  opt->stress_seconds = STRESS_SECONDS;
+  const char *stress_option = NULL; /* the last --stress-* given, which needs --stress */
   for (int i = 1; i < argc; ++i) {
     const char *flag = argv[i];
     if (!strcmp(flag, "--")) {
@@ -179,10 +193,11 @@ int pp_parse_options(int argc, char **argv, pp_options *opt, FILE *err) {
         return PP_EXIT_USAGE;
       }
       opt->runner = argv + i + 1;
-      return 0;
+      break;
     }
     if (!strcmp(flag, "--help") || !strcmp(flag, "-h")) { opt->mode = PP_MODE_HELP; return 0; }
     if (!strcmp(flag, "--grade")) { opt->mode = PP_MODE_GRADE; continue; }
+    if (!strcmp(flag, "--stress")) { opt->mode = PP_MODE_STRESS; continue; }
     if (!strcmp(flag, "--list")) { opt->mode = PP_MODE_LIST; continue; }
     if (!strcmp(flag, "--probe")) { opt->mode = PP_MODE_PROBE; continue; }
     if (!strcmp(flag, "--quick")) { opt->quick = 1; continue; }
@@ -192,7 +207,7 @@ int pp_parse_options(int argc, char **argv, pp_options *opt, FILE *err) {
     static const char *const with_value[] = {"--size",    "--seed",   "--seeds", "--variant",
                                              "--dataset", "--reps",   "--warmup", "--json",
                                              "--min-speedup", "--verdict", "--timeout",
-                                             "--max-shared-kib"};
+                                             "--max-shared-kib", "--stress-runs", "--stress-seconds"};
     int known = 0;
     for (size_t k = 0; k < sizeof with_value / sizeof *with_value; ++k) known |= !strcmp(flag, with_value[k]);
     if (!known) {
@@ -220,6 +235,17 @@ int pp_parse_options(int argc, char **argv, pp_options *opt, FILE *err) {
       status = parse_int(flag, value, 0, &opt->warmup, err);
     } else if (!strcmp(flag, "--max-shared-kib")) {
       status = parse_int(flag, value, 1, &opt->max_shared_kib, err);
+    } else if (!strcmp(flag, "--stress-runs")) {
+      status = parse_int(flag, value, 1, &opt->stress_runs, err);
+      stress_option = flag;
+    } else if (!strcmp(flag, "--stress-seconds")) {
+      status = parse_positive_double(flag, value, &opt->stress_seconds, err);
+      if (!status && opt->stress_seconds > STRESS_SECONDS_MAX) {
+        fprintf(err, "error: --stress-seconds needs a number of seconds up to %g, got '%s'\n",
+                STRESS_SECONDS_MAX, value);
+        status = PP_EXIT_USAGE;
+      }
+      stress_option = flag;
     } else if (!strcmp(flag, "--variant")) {
       opt->variants = value;
     } else if (!strcmp(flag, "--dataset")) {
@@ -235,6 +261,10 @@ int pp_parse_options(int argc, char **argv, pp_options *opt, FILE *err) {
                                      !strcmp(flag, "--timeout") ? &opt->timeout_s : &opt->min_speedup, err);
     }
     if (status) return status;
+  }
+  if (stress_option && opt->mode != PP_MODE_STRESS) {
+    fprintf(err, "error: %s goes with --stress\n", stress_option);
+    return PP_EXIT_USAGE;
   }
   return 0;
 }

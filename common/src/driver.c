@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "pp/buffer.h"
 #include "pp/check.h"
@@ -116,11 +117,11 @@ static int select_variants(const pp_problem *p, const char *list, int *selected)
   return status;
 }
 
-/* Reads the device's verdict on the launch just made. Returns 0 if none;
- * otherwise describes the error in the verdict. A sticky error leaves the
- * CUDA context unusable, so the run stops there. */
-static int launch_failed(const char *who, pp_verdict *v) {
-  int error = pp_launch_error(v->note, sizeof v->note);
+/* Takes the device's verdict on a launch, as pp_launch_error() or
+ * pp_stress_launch() gave it (the error's description already in the
+ * verdict's note). Returns 0 if there was no error, 1 if there was. A sticky
+ * error leaves the CUDA context unusable, so the run stops there. */
+static int error_settled(int error, const char *who, pp_verdict *v) {
   if (!error) return 0;
   v->correct = 0;
   if (error == 2) {
@@ -128,6 +129,11 @@ static int launch_failed(const char *who, pp_verdict *v) {
     exit(PP_EXIT_FAIL);
   }
   return 1;
+}
+
+/* Reads the device's verdict on the launch just made: error_settled(). */
+static int launch_failed(const char *who, pp_verdict *v) {
+  return error_settled(pp_launch_error(v->note, sizeof v->note), who, v);
 }
 
 /* How a launch went: checked, failed (see the verdict), or stopped at the time limit. */
@@ -173,6 +179,54 @@ static int all_settled(const int *selected, const int *failed, int count) {
   return 1;
 }
 
+/* Parses one of the grader's own sizes; a size it cannot parse is the grader's bug. */
+static void parse_lab_size(const pp_problem *p, const char *text, pp_size *size) {
+  if (p->parse_size(text, size)) {
+    fprintf(stderr, "grader error: size '%s' of %s does not parse\n", text, p->lab);
+    exit(PP_EXIT_FAIL);
+  }
+}
+
+/* Whether a state of @p need bytes fits in the device memory free now (not at
+ * the start: other tests may share the GPU); if not, says so. */
+static int size_fits(const char *label, size_t need) {
+  size_t free_bytes = pp_device_free_bytes();
+  if (need <= free_bytes / 10 * 9) return 1;
+  printf("skip size %s: needs %.1f GiB of device memory, %.1f GiB free\n", label, gib(need),
+         gib(free_bytes));
+  return 0;
+}
+
+/* The end of a sweep (grade, stress): a line per selected variant, its cases
+ * counted in cases[] and failed[] (`how` says how they ran, or is ""), and
+ * the status. Checking nothing is no pass. */
+static int sweep_end(session *s, const int *selected, const int *cases, const int *failed,
+                     int sizes_skipped, const char *how) {
+  const pp_problem *p = s->p;
+  int status = PP_EXIT_PASS;
+  if (s->cases == 0 && sizes_skipped && s->o->or_skip) {
+    printf("no size fits in this GPU's memory: skipped\n");
+    return PP_EXIT_SKIP;
+  }
+  if (s->cases == 0) {
+    report_failure(s, "no case was checked%s",
+                   sizes_skipped ? ": every size was too large for this GPU's memory" : "");
+    return PP_EXIT_FAIL;
+  }
+  for (int v = 0; v < p->variant_count(); ++v) {
+    if (!selected[v]) continue;
+    const char *name = p->variant(v).name;
+    if (failed[v]) {
+      printf("FAIL %s: %d of %d cases%s wrong%s\n", name, failed[v], cases[v], how,
+             failed[v] >= FAILURES_SHOWN ? "; stopped there" : "");
+      status = PP_EXIT_FAIL;
+    } else {
+      printf("PASS %s: %d cases%s right\n", name, cases[v], how);
+    }
+  }
+  return status;
+}
+
 static int grade(session *s, const int *selected) {
   const pp_problem *p = s->p;
   const pp_options *o = s->o;
@@ -184,16 +238,10 @@ static int grade(session *s, const int *selected) {
   for (size_t k = 0; sizes[k] && !all_settled(selected, failed, count); ++k) {
     pp_size size;
     char label[96];
-    if (p->parse_size(sizes[k], &size)) {
-      fprintf(stderr, "grader error: size '%s' of %s does not parse\n", sizes[k], p->lab);
-      exit(PP_EXIT_FAIL);
-    }
+    parse_lab_size(p, sizes[k], &size);
     p->format_size(&size, label, sizeof label);
-    /* Free memory now, not at the start: other tests may share the GPU. */
-    size_t need = p->device_bytes(&size), free_bytes = pp_device_free_bytes();
-    if (need > free_bytes / 10 * 9) {
-      printf("skip size %s: needs %.1f GiB of device memory, %.1f GiB free\n", label, gib(need),
-             gib(free_bytes));
+    size_t need = p->device_bytes(&size);
+    if (!size_fits(label, need)) {
       sizes_skipped++;
       continue;
     }
@@ -223,28 +271,163 @@ static int grade(session *s, const int *selected) {
     printf("checked size %s (%d seed%s from %llu)\n", label, seeds, seeds > 1 ? "s" : "",
            (unsigned long long)o->seed);
   }
-  int status = PP_EXIT_PASS;
-  if (s->cases == 0 && sizes_skipped && o->or_skip) {
-    printf("no size fits in this GPU's memory: skipped\n");
-    status = PP_EXIT_SKIP;
-  } else if (s->cases == 0) { /* checking nothing is no pass */
-    report_failure(s, "no case was checked%s",
-                   sizes_skipped ? ": every size was too large for this GPU's memory" : "");
-    status = PP_EXIT_FAIL;
-  }
-  for (int v = 0; v < count && s->cases; ++v) {
-    if (!selected[v]) continue;
-    const char *name = p->variant(v).name;
-    if (failed[v]) {
-      printf("FAIL %s: %d of %d cases wrong%s\n", name, failed[v], cases[v],
-             failed[v] >= FAILURES_SHOWN ? "; stopped there" : "");
-      status = PP_EXIT_FAIL;
-    } else {
-      printf("PASS %s: %d cases right\n", name, cases[v]);
-    }
-  }
+  int status = sweep_end(s, selected, cases, failed, sizes_skipped, "");
   free(cases);
   free(failed);
+  return status;
+}
+
+/* --stress (docs/grading.md, "Stress"): without --size, the lab's quick sizes
+ * that are not empty (a block or a few), and the STRESS_LARGE largest of its
+ * grade sizes that need at most STRESS_EXTRA_BYTES of device memory more than
+ * its smallest (a grader counts a fixed allowance in every size): many
+ * blocks, several waves of them on any GPU, yet runs short enough for
+ * hundreds in a few seconds. */
+#define STRESS_EXTRA_BYTES ((size_t)256 << 20)
+#define STRESS_LARGE 2
+#define STRESS_SIZES_MAX 64
+
+static double seconds_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int same_size(const pp_size *a, const pp_size *b) {
+  if (a->rank != b->rank) return 0;
+  for (int i = 0; i < a->rank; ++i)
+    if (a->dim[i] != b->dim[i]) return 0;
+  return 1;
+}
+
+/* The sizes --stress runs, into sizes[] (STRESS_SIZES_MAX at most); returns how many. */
+static int stress_sizes(const pp_problem *p, const char *given, const char **sizes) {
+  if (given) {
+    sizes[0] = given;
+    return 1;
+  }
+  int count = 0;
+  for (size_t k = 0; p->quick_sizes[k] && count < STRESS_SIZES_MAX - STRESS_LARGE; ++k) {
+    pp_size size;
+    parse_lab_size(p, p->quick_sizes[k], &size);
+    int empty = 0;
+    for (int i = 0; i < size.rank; ++i) empty |= size.dim[i] == 0;
+    if (!empty) sizes[count++] = p->quick_sizes[k];
+  }
+  size_t least = (size_t)-1;
+  for (size_t k = 0; p->grade_sizes[k]; ++k) {
+    pp_size size;
+    parse_lab_size(p, p->grade_sizes[k], &size);
+    size_t bytes = p->device_bytes(&size);
+    if (bytes < least) least = bytes;
+  }
+  size_t below = (size_t)-1; /* each pick is the largest still smaller than the last */
+  for (int pick = 0; pick < STRESS_LARGE; ++pick) {
+    const char *best = NULL;
+    size_t best_bytes = 0;
+    for (size_t k = 0; p->grade_sizes[k]; ++k) {
+      pp_size size;
+      parse_lab_size(p, p->grade_sizes[k], &size);
+      size_t bytes = p->device_bytes(&size);
+      if (bytes - least > STRESS_EXTRA_BYTES || bytes >= below || (best && bytes <= best_bytes))
+        continue;
+      int known = 0;
+      for (int j = 0; j < count && !known; ++j) {
+        pp_size other;
+        parse_lab_size(p, sizes[j], &other);
+        known = same_size(&size, &other);
+      }
+      if (!known) {
+        best = p->grade_sizes[k];
+        best_bytes = bytes;
+      }
+    }
+    if (!best) break;
+    sizes[count++] = best;
+    below = best_bytes;
+  }
+  return count;
+}
+
+/* Runs one variant once beside the interference (stress.h), here or in the
+ * runner, and judges it. */
+static int stress_once(session *s, void *state, int variant, int dataset, uint64_t seed,
+                       const char *who, pp_verdict *v) {
+  memset(v, 0, sizeof *v);
+  s->p->prepare(state);
+  int outcome;
+  if (s->runner) {
+    PP_CHECK(cudaDeviceSynchronize()); /* the inputs and the poison land before the runner reads */
+    int got = pp_runner_stress(s->runner, variant, dataset, seed, v->note, sizeof v->note);
+    outcome = got == -2 ? TIMED_OUT : got ? FAILED : RAN;
+  } else {
+    int error = pp_stress_launch(s->p, state, variant, dataset, seed, v->note, sizeof v->note);
+    outcome = error_settled(error, who, v) ? FAILED : RAN;
+  }
+  if (outcome == RAN) s->p->check(state, variant, v);
+  return outcome;
+}
+
+/* Many short runs of each variant, each beside the interference and checked:
+ * run r goes to size r mod (the number of sizes), with seed --seed + r and
+ * the datasets in turn, so that the runs, their inputs and their
+ * interference are the same on every GPU; the time limit (--stress-seconds,
+ * shared evenly between the sizes) only ends them sooner. */
+static int stress(session *s, const int *selected) {
+  const pp_problem *p = s->p;
+  const pp_options *o = s->o;
+  const char *sizes[STRESS_SIZES_MAX];
+  int size_count = stress_sizes(p, o->size, sizes);
+  int count = p->variant_count(), datasets = 0, sizes_skipped = 0;
+  while (p->datasets[datasets]) ++datasets;
+  int *runs = calloc((size_t)count, sizeof *runs), *failed = calloc((size_t)count, sizeof *failed);
+  int *before = calloc((size_t)count, sizeof *before);
+  double share = size_count ? o->stress_seconds / size_count : 0.0;
+  printf("stress: %d size%s; at most %d runs and %g s per variant, each run beside a kernel that "
+         "keeps the GPU busy\n",
+         size_count, size_count > 1 ? "s" : "", o->stress_runs, o->stress_seconds);
+  for (int k = 0; k < size_count && !all_settled(selected, failed, count); ++k) {
+    pp_size size;
+    char label[96];
+    parse_lab_size(p, sizes[k], &size);
+    p->format_size(&size, label, sizeof label);
+    if (!size_fits(label, p->device_bytes(&size))) {
+      sizes_skipped++;
+      continue;
+    }
+    void *state = create_state(s, &size);
+    memcpy(before, runs, (size_t)count * sizeof *runs);
+    for (int v = 0; v < count; ++v) {
+      if (!selected[v] || failed[v] >= FAILURES_SHOWN) continue;
+      const char *name = p->variant(v).name;
+      double start = seconds_now();
+      for (int r = k; r < o->stress_runs && failed[v] < FAILURES_SHOWN; r += size_count) {
+        if (runs[v] > before[v] && seconds_now() - start >= share) break;
+        uint64_t seed = o->seed + (uint64_t)r;
+        int d = s->only_dataset >= 0 ? s->only_dataset : r / size_count % datasets;
+        p->fill(state, seed, d);
+        pp_verdict verdict;
+        int outcome = stress_once(s, state, v, d, seed, name, &verdict);
+        runs[v]++;
+        s->cases++;
+        if (verdict.correct) continue;
+        /* A variant that ran out of time would only do so again: settled at once. */
+        failed[v] = outcome == TIMED_OUT ? FAILURES_SHOWN : failed[v] + 1;
+        report_failure(s, "%s under stress, run %d at size %s, seed %llu, data %s: %s", name, r,
+                       label, (unsigned long long)seed, p->datasets[d], verdict.note);
+      }
+    }
+    destroy_state(s, state);
+    printf("stressed size %s:", label);
+    for (int v = 0; v < count; ++v)
+      if (runs[v] > before[v]) printf(" %s %d run%s", p->variant(v).name, runs[v] - before[v],
+                                      runs[v] - before[v] > 1 ? "s" : "");
+    printf("\n");
+  }
+  int status = sweep_end(s, selected, runs, failed, sizes_skipped, " under stress");
+  free(runs);
+  free(failed);
+  free(before);
   return status;
 }
 
@@ -472,7 +655,9 @@ static int run(session *s, const int *selected, const pp_device *dev, const pp_s
   printf("%s on %s; seed %llu (--seed to change)%s\n", p->lab, dev->name,
          (unsigned long long)o->seed, o->runner ? "; variants run by the submission's process" : "");
   if (o->runner) s->runner = pp_runner_new(p, o->runner, o->timeout_s);
-  int status = o->mode == PP_MODE_GRADE ? grade(s, selected) : bench(s, selected, dev, size);
+  int status = o->mode == PP_MODE_GRADE    ? grade(s, selected)
+               : o->mode == PP_MODE_STRESS ? stress(s, selected)
+                                           : bench(s, selected, dev, size);
   if (pp_runner_stop(s->runner, stdout)) {
     status = PP_EXIT_FAIL;
     report_failure(s, "the submission's process did not end cleanly (see its output above)");

@@ -23,11 +23,12 @@
 #define NAME_BYTES 64
 /* Output of the runner shown at most (the rest is counted, not shown). */
 #define OUTPUT_LINES 200
-enum op { OP_HELLO, OP_SHARE, OP_UNSHARE, OP_LAUNCH, OP_TIME, OP_QUIT };
+enum op { OP_HELLO, OP_SHARE, OP_UNSHARE, OP_LAUNCH, OP_TIME, OP_STRESS, OP_QUIT };
 
 typedef struct request {
   int32_t op, variant, dataset, count; /* count: buffers that follow OP_SHARE */
   int32_t shared_cap; /* OP_HELLO: the checker's cap on pp_shared_memory_per_block(), or 0 */
+  uint64_t seed;      /* OP_STRESS: the run's seed, which shapes the interference */
   pp_size size;
 } request;
 
@@ -306,6 +307,12 @@ int pp_runner_time(pp_runner *r, int variant, int dataset, double *elapsed_ms, c
   return got;
 }
 
+int pp_runner_stress(pp_runner *r, int variant, int dataset, uint64_t seed, char *note, size_t len) {
+  request q = {.op = OP_STRESS, .variant = variant, .dataset = dataset, .seed = seed};
+  reply a;
+  return run_request(r, &q, &a, r->timeout_s, "while running it under stress", note, len);
+}
+
 /* Copies the runner's output to @p out, each line marked as the submission's. */
 static void show_output(int fd, FILE *out) {
   FILE *in = fdopen(dup(fd), "r");
@@ -403,16 +410,21 @@ int pp_serve(const pp_problem *p) {
       break;
     case OP_LAUNCH:
     case OP_TIME:
+    case OP_STRESS:
       if (!state || q.variant < 0 || q.variant >= p->variant_count()) {
         a.status = 1;
         snprintf(a.note, sizeof a.note, "request for variant %d out of order", q.variant);
         break;
       }
-      if (q.op == OP_LAUNCH)
-        p->launch(state, q.variant, q.dataset);
-      else
-        a.elapsed_ms = pp_time_launch(p, state, q.variant, q.dataset);
-      error = pp_launch_error(a.note, sizeof a.note);
+      if (q.op == OP_STRESS) {
+        error = pp_stress_launch(p, state, q.variant, q.dataset, q.seed, a.note, sizeof a.note);
+      } else {
+        if (q.op == OP_LAUNCH)
+          p->launch(state, q.variant, q.dataset);
+        else
+          a.elapsed_ms = pp_time_launch(p, state, q.variant, q.dataset);
+        error = pp_launch_error(a.note, sizeof a.note);
+      }
       a.status = error != 0;
       break;
     case OP_QUIT:

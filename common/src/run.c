@@ -1,11 +1,12 @@
-/* Running one variant, once or timed: what the driver and the runner side of
- * remote.c both do, so that neither depends on the other. */
+/* Running one variant, once, timed or under stress: what the driver and the
+ * runner side of remote.c both do, so that neither depends on the other. */
 #include <stdio.h>
 
 #include <cuda_runtime_api.h>
 
 #include "pp/timer.h"
 #include "share.h"
+#include "stress.h"
 
 int pp_launch_error(char *note, size_t len) {
   cudaError_t err = cudaGetLastError();
@@ -31,4 +32,20 @@ static void launch_job_run(void *ctx) {
 double pp_time_launch(const pp_problem *problem, void *state, int variant, int dataset) {
   launch_job job = {problem, state, variant, dataset};
   return pp_time_once(launch_job_run, &job);
+}
+
+int pp_stress_launch(const pp_problem *problem, void *state, int variant, int dataset, uint64_t seed,
+                     char *note, size_t len) {
+  pp_interference_start(seed);
+  problem->launch(state, variant, dataset);
+  /* The variant alone: the interference's stream does not block the default one. */
+  cudaError_t waited = cudaStreamSynchronize(cudaStreamLegacy);
+  pp_interference_stop();
+  int error = pp_launch_error(note, len); /* also waits for the interference to end */
+  if (!error && waited != cudaSuccess) {
+    snprintf(note, len, "CUDA error %s (%s) while waiting for it", cudaGetErrorName(waited),
+             cudaGetErrorString(waited));
+    error = 1;
+  }
+  return error;
 }

@@ -45,4 +45,11 @@ int pp_launch_error(char *note, size_t len);
  * caller fills, poisons and checks around it. */
 double pp_time_launch(const pp_problem *problem, void *state, int variant, int dataset);
 
+/* Launches @p variant once beside the interference kernel (stress.h), whose
+ * shape comes from @p seed, waits for the variant, stops the interference and
+ * waits for it; the caller fills, poisons and checks around it. Returns as
+ * pp_launch_error() does. */
+int pp_stress_launch(const pp_problem *problem, void *state, int variant, int dataset, uint64_t seed,
+                     char *note, size_t len);
+
 #endif

@@ -3,10 +3,14 @@
 # --probe exits $FAKE_PROBE (default 0: "there is a device"). Otherwise it
 # prints its arguments and ends as its arguments say: --exit N exits N,
 # --signal kills itself with SIGSEGV, --echo TEXT prints TEXT, --sanitizer-*
-# are for fake-sanitizer.sh.
+# are for fake-sanitizer.sh; and it exits 1 (rejects) when one of them is
+# $FAKE_FAIL_ON.
 echo "fake-runner: $*"
 for argument in "$@"; do
   [ "$argument" = --probe ] && exit "${FAKE_PROBE:-0}"
+done
+for argument in "$@"; do
+  [ -n "${FAKE_FAIL_ON:-}" ] && [ "$argument" = "$FAKE_FAIL_ON" ] && exit 1
 done
 while [ $# -gt 0 ]; do
   case $1 in

@@ -243,6 +243,11 @@ static void test_options(void) {
   EXPECT(!strcmp(o.dataset, "uniform"));
   EXPECT(o.warmup == 1 && o.min_speedup == 2.5 && o.quick);
 
+  EXPECT(o.stress_runs == 1000 && o.stress_seconds == 3.0); /* left as they were by default */
+  const char *stress[] = {"lab", "--stress-runs", "5", "--stress-seconds", "0.5", "--stress"};
+  EXPECT(parse(&o, sink, 6, stress) == 0);
+  EXPECT(o.mode == PP_MODE_STRESS && o.stress_runs == 5 && o.stress_seconds == 0.5);
+
   const char *gauntlet[] = {"lab", "--grade", "--no-guards", "--max-shared-kib", "64"};
   EXPECT(parse(&o, sink, 5, gauntlet) == 0);
   EXPECT(o.no_guards && o.max_shared_kib == 64);
@@ -258,6 +263,23 @@ static void test_options(void) {
     int argc = bad[i][2] ? 3 : 2;
     EXPECT(parse(&o, sink, argc, bad[i]) == 2);
   }
+  /* --stress's limits: a positive count, a positive number of seconds up to 600, and only
+   * with --stress, which they would otherwise silently not limit. */
+  const char *bad_stress[][4] = {
+      {"lab", "--stress", "--stress-runs", "0"},       {"lab", "--stress", "--stress-runs", "-1"},
+      {"lab", "--stress", "--stress-runs", "many"},    {"lab", "--stress", "--stress-runs", "1.5"},
+      {"lab", "--stress", "--stress-seconds", "0"},    {"lab", "--stress", "--stress-seconds", "-2"},
+      {"lab", "--stress", "--stress-seconds", "soon"}, {"lab", "--stress", "--stress-seconds", "nan"},
+      {"lab", "--stress", "--stress-seconds", "601"},  {"lab", "--stress", "--stress-seconds", NULL},
+      {"lab", "--grade", "--stress-runs", "5"},        {"lab", "--stress-seconds", "2", "--grade"},
+  };
+  for (size_t i = 0; i < sizeof bad_stress / sizeof *bad_stress; ++i) {
+    int argc = bad_stress[i][3] ? 4 : 3;
+    EXPECT(parse(&o, sink, argc, bad_stress[i]) == 2);
+  }
+  const char *longest[] = {"lab", "--stress", "--stress-seconds", "600"};
+  EXPECT(parse(&o, sink, 4, longest) == 0 && o.stress_seconds == 600.0);
+
   const char *help[] = {"lab", "--size", "5", "--help"};
   EXPECT(parse(&o, sink, 4, help) == 0 && o.mode == PP_MODE_HELP);
 

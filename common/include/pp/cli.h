@@ -17,6 +17,7 @@ extern "C" {
 typedef enum pp_mode {
   PP_MODE_BENCH, /**< run, check and time the variants at one size; print the table */
   PP_MODE_GRADE, /**< check the variants over the grader's sizes and seeds */
+  PP_MODE_STRESS, /**< check many short runs of each variant beside an interfering kernel */
   PP_MODE_LIST,  /**< print the variants */
   PP_MODE_PROBE, /**< exit 0 if there is a CUDA device, 77 if not */
   PP_MODE_SERVE, /**< answer a checker's requests on descriptor 3 (remote.h) */
@@ -41,15 +42,18 @@ typedef struct pp_options {
   int no_guards;        /**< buffers without guard zones, for compute-sanitizer memcheck (buffer.h) */
   int max_shared_kib;   /**< cap on pp_shared_memory_per_block(), in KiB, or 0 for none (device.h) */
   double timeout_s;     /**< checker: seconds one launch may take in the runner */
+  int stress_runs;      /**< stress: at most this many runs of each variant */
+  double stress_seconds; /**< stress: at most this many seconds of runs of each variant */
   char **runner;        /**< checker: the runner's command (after `--`), NULL-terminated; or NULL */
 } pp_options;
 
 /**
  * Parses @p argv into @p opt. Unknown flags, missing values, numbers that do
  * not parse, negative counts, zero seeds or repetitions (zero warm-up runs are
- * allowed), and output paths that cannot be written (--json, --verdict: their
- * folder must exist and be writable, and they must not name a folder) are
- * errors. Nothing is created or written.
+ * allowed), --stress-runs or --stress-seconds out of range or without --stress,
+ * and output paths that cannot be written (--json, --verdict: their folder must
+ * exist and be writable, and they must not name a folder) are errors. Nothing
+ * is created or written.
  * @param argc  argument count
  * @param argv  arguments
  * @param opt   receives the options (defaults filled first)

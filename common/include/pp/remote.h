@@ -24,6 +24,7 @@
 #define PP_REMOTE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "pp/lab.h"
@@ -94,6 +95,22 @@ int pp_runner_launch(pp_runner *runner, int variant, int dataset, char *note, si
  */
 int pp_runner_time(pp_runner *runner, int variant, int dataset, double *elapsed_ms, char *note,
                    size_t len);
+
+/**
+ * Has the runner launch @p variant once beside the interference kernel of
+ * `--stress` (pp_stress_launch(): the kernel runs in the runner's process,
+ * since kernels of two processes do not run at the same time) and wait for
+ * both. The checker fills, poisons and checks around every such request.
+ * @param runner   the runner
+ * @param variant  the variant's index
+ * @param dataset  the dataset the inputs were filled with
+ * @param seed     the run's seed, which shapes the interference
+ * @param note     receives what went wrong
+ * @param len      size of @p note
+ * @return as pp_runner_launch()
+ */
+int pp_runner_stress(pp_runner *runner, int variant, int dataset, uint64_t seed, char *note,
+                     size_t len);
 
 /**
  * Asks the runner to quit, prints what it wrote (each line marked), and
