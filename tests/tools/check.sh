@@ -1,7 +1,7 @@
 #!/bin/sh
-# Host tests of tools/counters.sh, tools/counters-table.py and
-# tools/plot-results.py; tests/tools/CMakeLists.txt registers one CTest test
-# per case. No GPU is needed: counters.sh runs against fixtures/fake-ncu and
+# Host tests of tools/counters.sh, tools/counters-table.py,
+# tools/plot-results.py and tools/sweep-table.py; tests/tools/CMakeLists.txt
+# registers one CTest test per case. No GPU is needed: counters.sh runs against fixtures/fake-ncu and
 # fixtures/fake-runner, which replay a real profile of lab 01 on an H100.
 # fixtures/counters/*.csv are what ncu 2025.3.1 wrote for v0 and v1 at 2^24,
 # from the last three L2 flushes on and trimmed to the metrics asked for. That
