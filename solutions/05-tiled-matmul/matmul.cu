@@ -593,21 +593,31 @@ __device__ void store_a_tile(float (*a_tile)[G::ROWS + PAD], const float4 a_part
   }
 }
 
-// Starts this thread's copies of the tile of B at (p0, col0) into a stage;
-// float4 f as in v5.
+// Starts this thread's copies of the tile of B at (p0, col0) into a stage:
+// float4 f as in v5 where the rows of B start on 16 bytes. Where they do
+// not, single floats: float e at row e / COLS, column e % COLS, so that the
+// copies of a warp take 32 consecutive floats, 128 contiguous bytes of B into
+// 32 different banks. (Copying the four floats of float4 f instead, a
+// warp's 32 copies would fall 16 bytes apart: four times the memory requests
+// for the same bytes, and 4-way bank conflicts.)
 template <class G>
 __device__ void copy_b_tile_async(float (*b_tile)[G::COLS], const float *b, int n, int k, int col0, int p0,
                                   bool aligned) {
+  if (aligned) {
 #pragma unroll
-  for (int l = 0; l < G::B_COPIES; ++l) {
-    int f = threadIdx.x + l * G::BLOCK_THREADS, row = f / (G::COLS / 4), col = f % (G::COLS / 4) * 4;
-    const float *src = b + (size_t)min(p0 + row, k - 1) * n;
-    bool inside = p0 + row < k;
-    if (aligned) {
+    for (int l = 0; l < G::B_COPIES; ++l) {
+      int f = threadIdx.x + l * G::BLOCK_THREADS, row = f / (G::COLS / 4), col = f % (G::COLS / 4) * 4;
+      const float *src = b + (size_t)min(p0 + row, k - 1) * n;
+      bool inside = p0 + row < k;
       copy16_async(&b_tile[row][col], src + min(col0 + col, n - 4), inside);
-    } else {
+    }
+  } else {
 #pragma unroll
-      for (int i = 0; i < 4; ++i) copy4_async(&b_tile[row][col + i], src + min(col0 + col + i, n - 1), inside);
+    for (int l = 0; l < 4 * G::B_COPIES; ++l) {
+      int e = threadIdx.x + l * G::BLOCK_THREADS, row = e / G::COLS, col = e % G::COLS;
+      const float *src = b + (size_t)min(p0 + row, k - 1) * n;
+      bool inside = p0 + row < k;
+      copy4_async(&b_tile[row][col], src + min(col0 + col, n - 1), inside);
     }
   }
 }
