@@ -315,6 +315,9 @@ function(pp_add_lab lab)
         pp_check_test_name(name ${lab} ${check} ${variant})
         pp_gpu_test(${name} ${lab} ${args} --variant ${variant})
         set_tests_properties(${name} PROPERTIES LABELS "${lab};gpu;grade")
+        if(check STREQUAL "stress") # ctest -L stress: every lab's stress tests
+          set_property(TEST ${name} APPEND PROPERTY LABELS stress)
+        endif()
         if(variant IN_LIST ARG_GIVEN) # the `grade` target tells these from the student's TODOs
           set_property(TEST ${name} APPEND PROPERTY LABELS given)
         endif()
