@@ -331,7 +331,10 @@ function(pp_add_lab lab)
     else()
       pp_check_test_name(name ${lab} ${check} "")
       pp_gpu_test(${name} ${lab} ${args})
-      set_tests_properties(${name} PROPERTIES LABELS "${lab};gpu;grade" COST 1000)
+      # The large size takes up to 34 GiB: one at a time, so that under
+      # `ctest -j` two of them never make each other skip for want of memory.
+      set_tests_properties(${name} PROPERTIES LABELS "${lab};gpu;grade" COST 1000
+                           RESOURCE_LOCK gpu-memory-large)
     endif()
   endforeach()
 
