@@ -22,8 +22,9 @@
 #   add PATH                 a file that is not a lab file: must be listed as extra
 #   seed N                   grade with this seed (default: a fresh one)
 #   gpu-lock on              grade as a worker sharing its GPU would
-#                            (PP_GRADE_GPU_LOCK): the timing test must take the
-#                            lock alone, every other GPU test shared
+#                            (PP_GRADE_GPU_LOCK): the timing and large tests
+#                            must take the lock alone, every other GPU test
+#                            shared
 #   expect PATTERN STATUS    the status of the tests matching PATTERN (a shell
 #                            glob); the first matching line wins; every test
 #                            needs one, and a pattern without * must name a test
@@ -180,30 +181,32 @@ compare() {
 }
 
 # check_locks LOG LOCK TESTS: LOG (of a flock that logs its arguments, one
-# line a call) shows, in the order of TESTS (tests.tsv), the timing test
-# holding LOCK alone and every other GPU test (all but <lab>.build and
-# <lab>.symbols) holding it shared, each after passing LOCK.gate.
+# line a call) shows each GPU test of TESTS (tests.tsv: all but <lab>.build and
+# <lab>.symbols) holding LOCK as it must, named by the verdict its command
+# writes: the timing and large tests alone, every other one shared after
+# passing LOCK.gate.
 check_locks() {
   log=$1 lock=$2
   awk -F '\t' '
     $1 ~ /[.]build$/ || $1 ~ /[.]symbols$/ { next }
-    $1 ~ /[.]perf$/ { print $1 ": alone"; next }
+    $1 ~ /[.](perf|large)$/ { print $1 ": alone"; next }
     { print $1 ": shared"; ++shared }
-    END { print "gates passed: " shared + 0 }' "$3" > "$log.want"
+    END { print "gates passed: " shared + 0 }' "$3" | sort > "$log.want"
   awk -v lock="$lock" '
     $0 == "-x " lock ".gate true" { ++gates; next }
-    index($0, "-x " lock " timeout ") == 1 { next }  # the timing test'"'"'s inner flock
+    index($0, "-x " lock " timeout ") == 1 { next }  # a lone test'"'"'s inner flock
     index($0, "-x " lock ".gate flock -x " lock " timeout ") == 1 { how = "alone" }
     index($0, "-s " lock " timeout ") == 1 { how = "shared" }
-    { name = "(no test)"
-      while ((getline line < tests) > 0)
-        if (line !~ /[.](build|symbols)\t/) { name = line; break }
-      sub(/\t.*/, "", name)
+    { name = "(no verdict: " $0 ")"
+      if (match($0, /[^\/ ]+[.]verdict( |$)/)) {
+        name = substr($0, RSTART, RLENGTH)
+        sub(/[.]verdict *$/, "", name)
+      }
       print name ": " (how ? how : "unknown: " $0)
       how = "" }
-    END { print "gates passed: " gates + 0 }' tests="$3" "$log" > "$log.got"
+    END { print "gates passed: " gates + 0 }' "$log" | sort > "$log.got"
   diff "$log.want" "$log.got" >&2 || fail "the GPU tests did not take $lock as they must: $log"
-  echo "  the timing test held the GPU lock alone, the other GPU tests shared it"
+  echo "  the timing and large tests held the GPU lock alone, the other GPU tests shared it"
 }
 
 # check_sample SAMPLE EXPECTED WORK
@@ -304,7 +307,7 @@ case $mode in
     "$tree/grading/grade-class" "$work/class" "$work/out" --gpus 1 --jobs 2 --labs "$labs"
     rc=$?
     for sample in "$@"; do
-      grep -q '^grade: a shared GPU: the timing test holds .*/gpu-.*\.lock alone' "$work/out/$(basename "$sample")/grade.log" ||
+      grep -q '^grade: a shared GPU: the timing and large tests hold .*/gpu-.*\.lock alone' "$work/out/$(basename "$sample")/grade.log" ||
         fail "$(basename "$sample") was not graded under its GPU's lock"
     done
     folders=$(for sample in "$@"; do printf '%s ' "$work/out/$(basename "$sample")"; done)
