@@ -15,7 +15,8 @@
 //
 // v0..v6 write one partial sum per block; the given reduce_in_passes() then
 // runs the same kernel on the partial sums, and again, until one value is
-// left. v7 adds its partial sums up at the end of its single launch.
+// left. v7 adds its partial sums up at the end of its single launch, and up
+// to one tile of elements runs a single block, which needs none.
 
 #include "reduction.h"
 #include "pp/check.h"
@@ -284,10 +285,20 @@ __global__ void reduce_v6(const T *in, size_t n, T *partials) {
 //   partial, makes it visible to the whole GPU (__threadfence()), then takes
 //   a ticket from a counter; the block that draws the last ticket knows every
 //   other partial is in memory. No second launch.
+// - up to one tile of elements (V7_ONE_BLOCK_MAX), one block and no combine
+//   (reduce_v7_one_block(), given). At such sizes the time is the launch and
+//   a few dependent trips to memory, not bandwidth. A grid, too, reads one
+//   tile in one turn of loads (at 4096 elements block 0 loads it all and the
+//   other blocks find nothing left), but then pays the combine's chain of
+//   trips to L2: store and fence, ticket, reload. (v7_grid() gives n <= 1027
+//   a single block as well; reduce_v7 would still make it store its partial
+//   sum, fence, draw a ticket and read the partial sum back.)
 
 #define V7_UNROLL 4         // 16-byte loads in flight per thread
 #define V7_BLOCKS_PER_SM 8  // resident blocks per SM, when that many fit
 #define V7_MAX_BLOCKS 4096  // partial sums for the last block: 16 per thread
+// Elements one block sums alone: one tile, one turn of loads as in a grid, and no combine.
+#define V7_ONE_BLOCK_MAX (4 * V7_UNROLL * BLOCK)
 
 template <typename T>
 struct alignas(16) vec4 {
@@ -361,8 +372,32 @@ __global__ void reduce_v7(const T *__restrict__ in, size_t n, T *partials, T *re
   (void)&last;
 }
 
-// Blocks for reduce_v7: V7_BLOCKS_PER_SM on every SM (fewer where fewer fit;
-// at most V7_MAX_BLOCKS), but no more than give every thread one vector.
+// v7 up to V7_ONE_BLOCK_MAX elements: one tile, one block. Each thread issues
+// all its loads (V7_UNROLL vectors and one element of the n % 4 after the
+// last whole vector, each guarded) before adding any, and the block's sum goes
+// straight to *result. (In one block, vector_sum() would read n < 4096 in its
+// loop after the whole tiles, one vector a turn, each load awaited before the
+// next is issued: up to four trips to memory.)
+template <typename T>
+__global__ void reduce_v7_one_block(const T *__restrict__ in, size_t n, T *result) {
+  const vec4<T> *in4 = (const vec4<T> *)in;
+  size_t n4 = n / 4;
+  unsigned t = threadIdx.x;
+  vec4<T> v[V7_UNROLL] = {};
+#pragma unroll
+  for (int k = 0; k < V7_UNROLL; ++k)
+    if (k * BLOCK + t < n4) v[k] = in4[k * BLOCK + t];
+  T sum = t < n - 4 * n4 ? in[4 * n4 + t] : T(0);
+#pragma unroll
+  for (int k = 1; k < V7_UNROLL; ++k) add4(&v[0], v[k]);
+  sum += (v[0].lane[0] + v[0].lane[1]) + (v[0].lane[2] + v[0].lane[3]);
+  sum = block_sum_shuffle(sum);
+  if (t == 0) *result = sum;
+}
+
+// Blocks for reduce_v7, past V7_ONE_BLOCK_MAX elements: V7_BLOCKS_PER_SM on
+// every SM (fewer where fewer fit; at most V7_MAX_BLOCKS), but no more than
+// give every thread one vector.
 template <typename T>
 static unsigned v7_grid(size_t n) {
   static unsigned resident;
@@ -375,7 +410,7 @@ static unsigned v7_grid(size_t n) {
     resident = sms * per_sm < V7_MAX_BLOCKS ? (unsigned)(sms * per_sm) : V7_MAX_BLOCKS;
   }
   size_t wanted = (n / 4 + BLOCK - 1) / BLOCK;
-  return wanted == 0 ? 1 : wanted < resident ? (unsigned)wanted : resident;
+  return wanted < resident ? (unsigned)wanted : resident;
 }
 
 // ---------------------------------------------------------------------------
@@ -418,11 +453,10 @@ static void sum_v6(const T *in, size_t n, T *result, void *workspace) {
 
 template <typename T>
 static void sum_v7(const T *in, size_t n, T *result, void *workspace) {
-  if (n == 0) {
-    PP_CHECK(cudaMemsetAsync(result, 0, sizeof *result));
-    return;
-  }
-  reduce_v7<T><<<v7_grid<T>(n), BLOCK>>>(in, n, (T *)workspace, result);
+  if (n <= V7_ONE_BLOCK_MAX)
+    reduce_v7_one_block<T><<<1, BLOCK>>>(in, n, result);
+  else
+    reduce_v7<T><<<v7_grid<T>(n), BLOCK>>>(in, n, (T *)workspace, result);
   PP_CHECK_LAUNCH();
 }
 

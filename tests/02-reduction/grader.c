@@ -74,17 +74,21 @@ static const char *const datasets[] = {"int", "float-small-integers", "float-uni
 
 /* 0 to 5 and 31 to 33 for the four-element vectors and their tail; block
  * boundaries for 256 elements per block (v0..v2), 512 (v3..v5), 1024 (v7,
- * one vector per thread) and 8192 (v6), where a second pass starts; a third
- * pass from 256^2 + 1 (v0..v2: seed 003's limit), 512^2 + 1 (v3..v5) and
- * 8192^2 + 1 = 2^26 + 1 (v6); a fourth from 2^24 + 1 (v0..v2; also past
- * float's exact integers) and 2^27 + 1 (v3..v5: 2^28 + 3); a prime near
- * 10^7; and 2^30 + 1, whose 4 GiB + 4 bytes need 64-bit offsets (the driver
- * skips it where memory does not allow). */
+ * one vector per thread) and 8192 (v6), where a second pass starts; v7's
+ * single block up to one tile (4096 elements) and its grid from 4097: 4095
+ * and 4096 are the single block's largest, with and without a tail, 4099 the
+ * last that one tile of vectors and a tail would cover, 4101 the first that
+ * needs a vector more; a third pass from 256^2 + 1 (v0..v2: seed 003's
+ * limit), 512^2 + 1 (v3..v5) and 8192^2 + 1 = 2^26 + 1 (v6); a fourth from
+ * 2^24 + 1 (v0..v2; also past float's exact integers) and 2^27 + 1 (v3..v5:
+ * 2^28 + 3); a prime near 10^7; and 2^30 + 1, whose 4 GiB + 4 bytes need
+ * 64-bit offsets (the driver skips it where memory does not allow). */
 static const char *const grade_sizes[] = {
     "0",      "1",      "2",      "3",      "4",      "5",      "31",     "32",     "33",
     "255",    "256",    "257",    "511",    "512",    "513",    "1023",   "1024",   "1025",
-    "4095",   "4097",   "8191",   "8192",   "8193",   "65535",  "65536",  "65537",  "262143",
-    "262144", "262145", "2^24+1", "9999991", "2^26+1", "2^28+3", "2^30+1", NULL};
+    "4095",   "4096",   "4097",   "4099",   "4101",   "8191",   "8192",   "8193",   "65535",
+    "65536",  "65537",  "262143", "262144", "262145", "2^24+1", "9999991", "2^26+1", "2^28+3",
+    "2^30+1", NULL};
 static const char *const quick_sizes[] = {"0", "1", "33", "257", "1025", "8193", "65537", NULL};
 
 typedef struct reduce_state {
@@ -190,7 +194,8 @@ static void launch(void *state, int v, int dataset) {
  *           thread at most one of the fewer than 1024 vectors after the last
  *           whole tile), then 2 adds of the four lanes, 1 for the tail, 10
  *           shuffle levels, 16 serial adds of the partial sums in the last
- *           block and 10 more levels: 44 more.
+ *           block and 10 more levels: 44 more. Up to 4096 elements, one
+ *           block and no partial sums: 3 + 2 + 1 + 10.
  * L = ceil(n / 4096) + 160 covers them all. */
 static double chain_length(size_t n) {
   return ceil((double)n / 4096.0) + 160.0;
