@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A lab's sweep over sizes (tools/sweep.sh) as a Markdown table and an SVG.
 
-  sweep-table.py [--counters LAB-counters.csv] [--note TEXT] [--no-svg] SWEEP_DIR OUT_DIR
+  sweep-table.py [--counters LAB-counters.csv] [--note TEXT] [--prefix TEXT] [--no-svg] SWEEP_DIR OUT_DIR
 
 SWEEP_DIR is one lab's folder of tools/sweep.sh: the runner's --json report of
 each size, every variant and the library peer timed in the same run. Writes
@@ -20,7 +20,9 @@ each size, every variant and the library peer timed in the same run. Writes
 --counters names the lab's tools/counters.sh CSV: the kernels launched by one
 timed run of each variant, one row each, which the page then counts (launches
 are not in the reports). --note adds one line of provenance under the title
-(commit, driver). --no-svg writes the table only, with any python3.
+(commit, driver). --prefix goes in front of both file names (h200- for a second
+GPU's pages: Doxygen finds an image by its file name alone, so two GPUs' SVGs
+need two names). --no-svg writes the table only, with any python3.
 
 The same reports give the same files, byte for byte (with the same matplotlib
 for the SVG). Both files are written whole, or neither.
@@ -215,7 +217,7 @@ def tflops_cell(t):
     return "%.1f" % (t["gflops"] / 1e3)
 
 
-def markdown(first, rows, names, launches, counters_link, source_link, note, with_svg):
+def markdown(first, rows, names, launches, counters_link, source_link, note, svg_name):
     flops = first["flops"]
     facts = rows[0]["facts"]
     peer = first["peer"]
@@ -301,9 +303,9 @@ def markdown(first, rows, names, launches, counters_link, source_link, note, wit
                   " page names; where a variant adds partial results in passes, other sizes take"
                   " more or fewer): %s. The peer's launches are not counted." % (counters_link, counts),
                   ""]
-    if with_svg:
-        lines += ["![%s over %s: each variant's speed relative to %s](%s-sweep.svg)"
-                  % (first["lab"], "shapes" if flops else "sizes", peer, first["lab"]), ""]
+    if svg_name:
+        lines += ["![%s over %s: each variant's speed relative to %s](%s)"
+                  % (first["lab"], "shapes" if flops else "sizes", peer, svg_name), ""]
     return "\n".join(lines)
 
 
@@ -391,6 +393,7 @@ def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--counters", help="the lab's tools/counters.sh CSV, for the launches")
     parser.add_argument("--note", default="", help="one line of provenance under the title")
+    parser.add_argument("--prefix", default="", help="put in front of both file names (e.g. h200-)")
     parser.add_argument("--no-svg", action="store_true", help="write the table only")
     parser.add_argument("sweep_dir", help="one lab's folder of tools/sweep.sh reports")
     parser.add_argument("out_dir", help="the folder the table and the SVG go to")
@@ -403,6 +406,9 @@ def main(argv):
         return 2
     if any(ord(c) < 32 for c in args.note):
         print("error: --note must be one line of text", file=sys.stderr)
+        return 2
+    if not re.fullmatch(r"[A-Za-z0-9._-]*", args.prefix):
+        print("error: --prefix takes letters, digits, '.', '_' and '-' only", file=sys.stderr)
         return 2
     try:
         first, rows = load_sweep(args.sweep_dir)
@@ -420,13 +426,14 @@ def main(argv):
                   % sys.executable)
             return 77
     lab = first["lab"]
-    md_path = os.path.join(args.out_dir, lab + "-sweep.md")
-    svg_path = os.path.join(args.out_dir, lab + "-sweep.svg")
+    md_path = os.path.join(args.out_dir, args.prefix + lab + "-sweep.md")
+    svg_path = os.path.join(args.out_dir, args.prefix + lab + "-sweep.svg")
     counters_link = None
     if args.counters:
         counters_link = "[%s](%s)" % (os.path.basename(args.counters), link(args.counters, args.out_dir))
     text = markdown(first, rows, names, launches, counters_link,
-                    link(args.sweep_dir, args.out_dir).rstrip("/") + "/", args.note, plt is not None)
+                    link(args.sweep_dir, args.out_dir).rstrip("/") + "/", args.note,
+                    os.path.basename(svg_path) if plt is not None else None)
     pairs = []
     try:
         if plt is not None:

@@ -27,7 +27,8 @@
 #                                                command line: exit 2, nothing written
 #   check.sh sweep-plot PYTHON TREE WORK         the table and the SVG, the same twice (77: no matplotlib)
 #   check.sh sweep-results PYTHON TREE WORK      each docs/results/LAB-sweep.md holds the rows that
-#                                                sweep-table.py makes of docs/results/sweep/LAB/
+#                                                sweep-table.py makes of docs/results/sweep/LAB/,
+#                                                and so does each docs/results/h200/h200-LAB-sweep.md
 #
 # fixtures/sweep/ holds reports of tools/sweep.sh on the H100: lab 01 at three sizes with two of
 # its variants kept, lab 05 at two shapes. After a deliberate change of the table, rewrite
@@ -266,25 +267,40 @@ lines" "$good" "$work/out"
     done
     # shellcheck disable=SC2012 # the names are the labs', plain
     [ "$(ls -A "$work/a" | wc -l)" -eq 4 ] || fail "other files than the tables and SVGs: $(ls -A "$work/a")"
+    # --prefix names both files, and the page its own SVG.
+    mkdir -p "$work/c"
+    expect_exit 0 "$work/log" "$python" "$tree/tools/sweep-table.py" --prefix h200- \
+      "$fixtures/sweep/05-tiled-matmul" "$work/c"
+    grep -q "^!\[05-tiled-matmul over .*\](h200-05-tiled-matmul-sweep.svg)$" \
+      "$work/c/h200-05-tiled-matmul-sweep.md" || fail "the prefixed page does not show its prefixed SVG"
+    same "$work/c/h200-05-tiled-matmul-sweep.svg" "$work/a/05-tiled-matmul-sweep.svg"
+    expect_exit 2 "$work/log" "$python" "$tree/tools/sweep-table.py" --prefix ../x \
+      "$fixtures/sweep/05-tiled-matmul" "$work/c"
     ;;
   sweep-results)
-    results=$tree/docs/results
-    for page in "$results"/[0-9][0-9]-*-sweep.md; do
-      lab=$(basename "$page" -sweep.md)
-      [ -d "$results/sweep/$lab" ] || fail "$page has no reports in docs/results/sweep/$lab"
-      counters=
-      [ -f "$results/$lab-counters.csv" ] && counters="--counters $results/$lab-counters.csv"
-      mkdir -p "$work/$lab"
-      # shellcheck disable=SC2086 # the option and its value, or nothing
-      expect_exit 0 "$work/log" "$python" "$tree/tools/sweep-table.py" --no-svg $counters \
-        "$results/sweep/$lab" "$work/$lab"
-      # The rows and the summary lines; the header's provenance note and the links are the page's own.
-      pattern='^(\||The fastest variant|Below the peer|Wrong or not timed)'
-      grep -E "$pattern" "$page" >"$work/$lab/committed"
-      grep -E "$pattern" "$work/$lab/$lab-sweep.md" >"$work/$lab/made"
-      [ -s "$work/$lab/made" ] || fail "no rows made for $lab"
-      same "$work/$lab/made" "$work/$lab/committed"
-      checked="${checked:-}$lab "
+    # The H100's pages (docs/results) and the H200's (docs/results/h200, prefixed h200-).
+    for results in "$tree/docs/results" "$tree/docs/results/h200"; do
+      prefix=
+      [ "$results" = "$tree/docs/results/h200" ] && prefix=h200-
+      for page in "$results/$prefix"[0-9][0-9]-*-sweep.md; do
+        lab=$(basename "$page" -sweep.md)
+        lab=${lab#"$prefix"}
+        [ -d "$results/sweep/$lab" ] || fail "$page has no reports in $results/sweep/$lab"
+        counters=
+        [ -f "$results/$lab-counters.csv" ] && counters="--counters $results/$lab-counters.csv"
+        made=$work/$prefix$lab
+        mkdir -p "$made"
+        # shellcheck disable=SC2086 # the option and its value, or nothing
+        expect_exit 0 "$work/log" "$python" "$tree/tools/sweep-table.py" --no-svg $counters \
+          --prefix "$prefix" "$results/sweep/$lab" "$made"
+        # The rows and the summary lines; the header's provenance note and the links are the page's own.
+        pattern='^(\||The fastest variant|Below the peer|Wrong or not timed)'
+        grep -E "$pattern" "$page" >"$made/committed"
+        grep -E "$pattern" "$made/$prefix$lab-sweep.md" >"$made/made"
+        [ -s "$made/made" ] || fail "no rows made for $page"
+        same "$made/made" "$made/committed"
+        checked="${checked:-}$prefix$lab "
+      done
     done
     [ -n "${checked:-}" ] || fail "no docs/results/*-sweep.md found"
     echo "checked: $checked"
