@@ -57,7 +57,7 @@ enum { SMALL_INTEGERS, UNIFORM };
 static const char *const datasets[] = {"small-integers", "uniform", NULL};
 
 /* Block-size boundaries for blocks of 256 and of 256 x 8, odd lengths for the
- * float4 tail, one past seed 003's 1024^2 limit, a prime near 10^6, 2^24+1
+ * float4 tail, one past the array-sum article's 1024^2 limit, a prime near 10^6, 2^24+1
  * (past float's exact integers) and 2^28 (1 GiB per input). */
 static const char *const grade_sizes[] = {
     "0",    "1",    "2",    "3",      "31",     "32",     "33",     "255",    "256",

@@ -78,7 +78,7 @@ static const char *const datasets[] = {"int", "float-small-integers", "float-uni
  * single block up to one tile (4096 elements) and its grid from 4097: 4095
  * and 4096 are the single block's largest, with and without a tail, 4099 the
  * last that one tile of vectors and a tail would cover, 4101 the first that
- * needs a vector more; a third pass from 256^2 + 1 (v0..v2: seed 003's
+ * needs a vector more; a third pass from 256^2 + 1 (v0..v2: the array-sum article's
  * limit), 512^2 + 1 (v3..v5) and 8192^2 + 1 = 2^26 + 1 (v6); a fourth from
  * 2^24 + 1 (v0..v2; also past float's exact integers) and 2^27 + 1 (v3..v5:
  * 2^28 + 3); a prime near 10^7; and 2^30 + 1, whose 4 GiB + 4 bytes need
