@@ -11,10 +11,11 @@
 // A is M x K, B is K x N, C is M x N, all row-major. Every variant works for
 // any M, N, K: a tile that hangs over the edge of a matrix is padded with
 // zeros (elements outside are never read), and elements of C outside the
-// matrix are never written. Each block computes one tile of C; the blocks are
-// numbered along a 1-D grid, which has no limit of 65535 tile rows, and
-// tile_origin() finds a block's tile. Only the launchers at the bottom of the
-// file are seen by the grader, through the table matmul_variants.
+// matrix are never written. Each block computes one tile of C (in v6, where
+// the launcher splits K, one part of its sums); the blocks are numbered along
+// a 1-D grid, which has no limit of 65535 tile rows, and tile_origin() finds
+// a block's tile. Only the launchers at the bottom of the file are seen by
+// the grader, through the table matmul_variants.
 
 #include "matmul.h"
 #include "pp/check.h"
@@ -53,17 +54,18 @@ __device__ void store_if_inside(float *c, int m, int n, int row, int col, float 
 
 typedef void matmul_kernel(const float *a, const float *b, float *c, int m, int n, int k);
 
+// Tiles of tile_rows x tile_cols that cover an m x n matrix C, partial ones included.
+static size_t tile_count(int m, int n, int tile_rows, int tile_cols) {
+  return ((size_t)m + tile_rows - 1) / tile_rows * (((size_t)n + tile_cols - 1) / tile_cols);
+}
+
 // Launches `kernel` with one block of `threads` per tile_rows x tile_cols
-// tile of C, each with shared_bytes of dynamic shared memory (v6; a kernel
-// must be allowed more than 48 KB first). With K = 0 the kernels still run:
-// they write C = 0.
-static void launch_tiles(matmul_kernel *kernel, int tile_rows, int tile_cols, int threads,
-                         size_t shared_bytes, const float *a, const float *b, float *c, int m, int n, int k) {
+// tile of C. With K = 0 the kernels still run: they write C = 0. (v6 has a
+// launcher of its own, at the bottom of the file.)
+static void launch_tiles(matmul_kernel *kernel, int tile_rows, int tile_cols, int threads, const float *a,
+                         const float *b, float *c, int m, int n, int k) {
   if (m == 0 || n == 0) return;  // C is empty, and a grid of no blocks is an error
-  if (shared_bytes > 0)
-    PP_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared_bytes));
-  size_t tiles = ((size_t)m + tile_rows - 1) / tile_rows * (((size_t)n + tile_cols - 1) / tile_cols);
-  kernel<<<(unsigned)tiles, threads, shared_bytes>>>(a, b, c, m, n, k);
+  kernel<<<(unsigned)tile_count(m, n, tile_rows, tile_cols), threads>>>(a, b, c, m, n, k);
   PP_CHECK_LAUNCH();
 }
 
@@ -240,13 +242,20 @@ __global__ void __launch_bounds__(THREADS) matmul_v4_kernel(const float *a, cons
 #define PAD 4
 #define QUADRANT 4  // 4 x 4 elements of C: one float4 of A times one float4 of B
 
-// A[row][col .. col+3], row clamped to the last row of A, zeros past column k.
-// col is a multiple of 4.
-__device__ float4 load_a4(const float *a, int m, int k, int row, int col, bool aligned) {
-  const float *src = a + (size_t)min(row, m - 1) * k;
+// A[row][col .. col+3] of an m x k matrix A whose rows start lda floats
+// apart, row clamped to the last row of A, zeros past column k. col is a
+// multiple of 4. (lda is k, except where v6 splits K: a block's A is then a
+// band of the columns of the whole, its rows as far apart as the whole's.)
+__device__ float4 load_a4_strided(const float *a, int lda, int m, int k, int row, int col, bool aligned) {
+  const float *src = a + (size_t)min(row, m - 1) * lda;
   if (aligned) return col < k ? *(const float4 *)(src + col) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
   return make_float4(col < k ? src[col] : 0.0f, col + 1 < k ? src[col + 1] : 0.0f,
                      col + 2 < k ? src[col + 2] : 0.0f, col + 3 < k ? src[col + 3] : 0.0f);
+}
+
+// A[row][col .. col+3] of A itself, rows k floats apart.
+__device__ float4 load_a4(const float *a, int m, int k, int row, int col, bool aligned) {
+  return load_a4_strided(a, k, m, k, row, col, aligned);
 }
 
 // B[row][col .. col+3], columns clamped to the last column of B, zeros past row k.
@@ -376,16 +385,16 @@ __global__ void __launch_bounds__(THREADS) matmul_v5_any_kernel(const float *a, 
 // v6, a bigger tile per thread, warp tiling, and a copy pipeline. Three
 // changes to v5 (the measurements that chose them, on the H100 at 4096^3, are
 // in docs/results/05-tiled-matmul-tuning.md):
-// - A bigger tile: V6_BM x V6_BN = 128 x 256 per block, 8 x 16 elements of C
-//   per thread. Per step of p a thread loads 2 float4s of A and 4 of B for
+// - A bigger tile: 128 x 256 per block (v6_large below), 8 x 16 elements of
+//   C per thread. Per step of p a thread loads 2 float4s of A and 4 of B for
 //   128 FMAs (v5: 4 for 64), so more of its instructions are FMAs. Its 128
 //   sums, fragments and copies in flight need about 230 registers: one block
-//   of 256 threads per SM, which __launch_bounds__(V6_THREADS, 1) allows 255
+//   of 256 threads per SM, which __launch_bounds__(256, 1) allows 255
 //   each.
 // - Warp tiling: the 8 warps split the tile into 4 x 2 warp tiles of
-//   32 x 128, and the 32 lanes of a warp form a V6_LANES_M x V6_LANES_N grid
-//   (4 x 8) inside theirs, sub-tiles of 4 x 4 V6_LANES_M * 4 rows and
-//   V6_LANES_N * 4 columns apart. A warp's fragment load then reads 4 (A) or
+//   32 x 128, and the 32 lanes of a warp form a LANES_M x LANES_N grid
+//   (4 x 8) inside theirs, sub-tiles of 4 x 4 LANES_M * 4 rows and
+//   LANES_N * 4 columns apart. A warp's fragment load then reads 4 (A) or
 //   8 (B) different float4s, 64 or 128 contiguous bytes: one shared-memory
 //   wavefront, the rest broadcasts. (32 x 128 warp tiles measured faster
 //   than 64 x 64.)
@@ -405,31 +414,51 @@ __global__ void __launch_bounds__(THREADS) matmul_v5_any_kernel(const float *a, 
 //   scheduler, wait for the slowest. (Steps of 32, 4 stages, and with
 //   cp.async copies of A steps of 8, all measured slower.) The stages take
 //   74.5 KB, past the 48 KB a block gets unasked: they live in dynamic shared
-//   memory (v6_shared_bytes()), which launch_tiles() allows the kernel first.
+//   memory (v6_shared_bytes()), which the launcher allows the kernel first.
 //   A GPU of compute capability 7.5 (a T4) gives a block at most 64 KB:
 //   there v6 runs with 2 stages (49.7 KB), one step ahead. The number of
 //   stages is a template parameter, STAGES, of the kernel.
+// The shape of the tile is a template parameter too, G (a v6_tile): the
+// launcher, at the bottom of the file, gives a C of few rows or few columns
+// a smaller tile, and splits K where the tiles are too few to fill the GPU.
 
-#define V6_BM 128        // rows of the tile of C
-#define V6_BN 256        // columns
-#define V6_BK 16         // step along K
-#define V6_TM 8          // rows of C per thread, in sub-tiles of 4
-#define V6_TN 16         // columns of C per thread, in sub-tiles of 4
-#define V6_LANES_M 4     // lanes of a warp along M ...
-#define V6_LANES_N 8     // ... and along N
-#define V6_STAGES 3      // copies of the shared tiles: steps in flight ...
+#define V6_BK 16           // step along K
+#define V6_TM 8            // rows of C per thread, in sub-tiles of 4
+#define V6_TN 16           // columns of C per thread, in sub-tiles of 4
+#define V6_WARPS_PER_SM 8  // warps of about 230 registers a thread that an SM holds
+#define V6_STAGES 3        // copies of the shared tiles: steps in flight ...
 #define V6_STAGES_SMALL 2  // ... where 3 do not fit a block
-#define V6_BLOCKS_PER_SM 1
-#define V6_WARP_M (V6_LANES_M * V6_TM)
-#define V6_WARP_N (V6_LANES_N * V6_TN)
-#define V6_WARPS_N (V6_BN / V6_WARP_N)
-#define V6_THREADS (V6_BM / V6_WARP_M * V6_WARPS_N * 32)
-#define V6_A_LOADS (V6_BM * V6_BK / 4 / V6_THREADS)  // float4s of each tile a thread copies per step
-#define V6_B_LOADS (V6_BK * V6_BN / 4 / V6_THREADS)
-static_assert(V6_LANES_M * V6_LANES_N == 32 && V6_TM % 4 == 0 && V6_TN % 4 == 0 && V6_BK % 4 == 0,
-              "a warp is 32 lanes; fragments and copies go by float4");
-static_assert(V6_A_LOADS * V6_THREADS * 4 == V6_BM * V6_BK && V6_B_LOADS * V6_THREADS * 4 == V6_BK * V6_BN,
-              "every thread copies the same number of float4s");
+static_assert(V6_TM % 4 == 0 && V6_TN % 4 == 0 && V6_BK % 4 == 0, "fragments and copies go by float4");
+
+// A shape of v6's tile: WARPS_M x WARPS_N warps per block, each with a warp
+// tile of LANES_M x LANES_N lanes, each lane with V6_TM x V6_TN elements of
+// C. Every shape has V6_WARPS_PER_SM warps on an SM (BLOCKS_PER_SM blocks),
+// each thread the same 8 x 16 elements: the FMAs per shared-memory load, and
+// so the rate of an SM, stay those of the large tile.
+template <int WARPS_M_, int WARPS_N_, int LANES_M_> struct v6_tile {
+  static constexpr int WARPS_M = WARPS_M_, WARPS_N = WARPS_N_;
+  static constexpr int LANES_M = LANES_M_, LANES_N = 32 / LANES_M_;
+  static constexpr int WARP_M = LANES_M * V6_TM, WARP_N = LANES_N * V6_TN;  // a warp's tile of C
+  static constexpr int ROWS = WARPS_M * WARP_M, COLS = WARPS_N * WARP_N;    // the block's
+  static constexpr int BLOCK_THREADS = WARPS_M * WARPS_N * 32;
+  static constexpr int BLOCKS_PER_SM = V6_WARPS_PER_SM / (WARPS_M * WARPS_N);
+  // float4s of each tile that a thread copies per step
+  static constexpr int A_COPIES = ROWS * V6_BK / 4 / BLOCK_THREADS, B_COPIES = V6_BK * COLS / 4 / BLOCK_THREADS;
+  static_assert(LANES_M * LANES_N == 32, "a warp is 32 lanes");
+  static_assert(A_COPIES * BLOCK_THREADS * 4 == ROWS * V6_BK && B_COPIES * BLOCK_THREADS * 4 == V6_BK * COLS,
+                "every thread copies the same number of float4s");
+};
+
+// The large tile, for products large in M and N: 128 x 256, 8 warps of
+// 32 x 128 (4 x 8 lanes), one block per SM.
+typedef v6_tile<4, 2, 4> v6_large;
+// Half its rows, for a C of few rows: 64 x 256, 4 warps of 32 x 128, two
+// blocks per SM.
+typedef v6_tile<2, 2, 4> v6_short;
+// A quarter of its columns, for a C of few columns: 256 x 64, 4 warps of
+// 64 x 64 (8 x 4 lanes: a fragment load still one wavefront), two blocks per
+// SM. Each thread copies 8 float4s of A per step, 24 registers more.
+typedef v6_tile<4, 1, 8> v6_narrow;
 
 // cp.async (sm_80 and newer): starts copying 4 (16) bytes from global memory
 // at src to shared memory at dst; with `inside` false it reads nothing and
@@ -459,9 +488,9 @@ __device__ void commit_copies(void) {
 #endif
 }
 
-// Shared memory of v6's STAGES stages of A and B.
-static size_t v6_shared_bytes(int stages) {
-  return stages * V6_BK * (V6_BM + PAD + V6_BN) * sizeof(float);
+// Shared memory of `stages` stages of tile G's A and B.
+template <class G> static size_t v6_shared_bytes(int stages) {
+  return stages * V6_BK * (G::ROWS + PAD + G::COLS) * sizeof(float);
 }
 
 // Waits until at most STAGES - 2 of this thread's groups are still in
@@ -478,21 +507,23 @@ template <int STAGES> __device__ void wait_for_stage(void) {
 
 // This thread's float4s of the tile of A at (row0, p0), loaded into
 // registers by 16-byte loads (float4 f at row f / (V6_BK / 4), column
-// f % (V6_BK / 4) * 4, as in v5) ...
-__device__ void load_a_tile(float4 a_part[V6_A_LOADS], const float *a, int m, int k, int row0, int p0,
-                            bool aligned) {
+// f % (V6_BK / 4) * 4, as in v5); A's rows are lda floats apart ...
+template <class G>
+__device__ void load_a_tile(float4 a_part[G::A_COPIES], const float *a, int lda, int m, int k, int row0,
+                            int p0, bool aligned) {
 #pragma unroll
-  for (int l = 0; l < V6_A_LOADS; ++l) {
-    int f = threadIdx.x + l * V6_THREADS;
-    a_part[l] = load_a4(a, m, k, row0 + f / (V6_BK / 4), p0 + f % (V6_BK / 4) * 4, aligned);
+  for (int l = 0; l < G::A_COPIES; ++l) {
+    int f = threadIdx.x + l * G::BLOCK_THREADS;
+    a_part[l] = load_a4_strided(a, lda, m, k, row0 + f / (V6_BK / 4), p0 + f % (V6_BK / 4) * 4, aligned);
   }
 }
 
 // ... and stored transposed into a stage, a_tile[p + 0 .. 3][row].
-__device__ void store_a_tile(float (*a_tile)[V6_BM + PAD], const float4 a_part[V6_A_LOADS]) {
+template <class G>
+__device__ void store_a_tile(float (*a_tile)[G::ROWS + PAD], const float4 a_part[G::A_COPIES]) {
 #pragma unroll
-  for (int l = 0; l < V6_A_LOADS; ++l) {
-    int f = threadIdx.x + l * V6_THREADS, row = f / (V6_BK / 4), p = f % (V6_BK / 4) * 4;
+  for (int l = 0; l < G::A_COPIES; ++l) {
+    int f = threadIdx.x + l * G::BLOCK_THREADS, row = f / (V6_BK / 4), p = f % (V6_BK / 4) * 4;
     a_tile[p + 0][row] = a_part[l].x;
     a_tile[p + 1][row] = a_part[l].y;
     a_tile[p + 2][row] = a_part[l].z;
@@ -500,33 +531,45 @@ __device__ void store_a_tile(float (*a_tile)[V6_BM + PAD], const float4 a_part[V
   }
 }
 
-// Starts this thread's copies of the tile of B at (p0, col0) into a stage;
-// float4 f as in v5.
-__device__ void copy_b_tile_async(float (*b_tile)[V6_BN], const float *b, int n, int k, int col0, int p0,
+// Starts this thread's copies of the tile of B at (p0, col0) into a stage:
+// float4 f as in v5 where the rows of B start on 16 bytes. Where they do
+// not, single floats: float e at row e / COLS, column e % COLS, so that the
+// copies of a warp take 32 consecutive floats, 128 contiguous bytes of B into
+// 32 different banks. (Copying the four floats of float4 f instead, a
+// warp's 32 copies would fall 16 bytes apart: four times the memory requests
+// for the same bytes, and 4-way bank conflicts.)
+template <class G>
+__device__ void copy_b_tile_async(float (*b_tile)[G::COLS], const float *b, int n, int k, int col0, int p0,
                                   bool aligned) {
+  if (aligned) {
 #pragma unroll
-  for (int l = 0; l < V6_B_LOADS; ++l) {
-    int f = threadIdx.x + l * V6_THREADS, row = f / (V6_BN / 4), col = f % (V6_BN / 4) * 4;
-    const float *src = b + (size_t)min(p0 + row, k - 1) * n;
-    bool inside = p0 + row < k;
-    if (aligned) {
+    for (int l = 0; l < G::B_COPIES; ++l) {
+      int f = threadIdx.x + l * G::BLOCK_THREADS, row = f / (G::COLS / 4), col = f % (G::COLS / 4) * 4;
+      const float *src = b + (size_t)min(p0 + row, k - 1) * n;
+      bool inside = p0 + row < k;
       copy16_async(&b_tile[row][col], src + min(col0 + col, n - 4), inside);
-    } else {
+    }
+  } else {
 #pragma unroll
-      for (int i = 0; i < 4; ++i) copy4_async(&b_tile[row][col + i], src + min(col0 + col + i, n - 1), inside);
+    for (int l = 0; l < 4 * G::B_COPIES; ++l) {
+      int e = threadIdx.x + l * G::BLOCK_THREADS, row = e / G::COLS, col = e % G::COLS;
+      const float *src = b + (size_t)min(p0 + row, k - 1) * n;
+      bool inside = p0 + row < k;
+      copy4_async(&b_tile[row][col], src + min(col0 + col, n - 1), inside);
     }
   }
 }
 
 // The thread's V6_TM values of A and V6_TN values of B for step p: sub-tile
-// s of its rows starts at row + s * V6_LANES_M * 4, sub-tile t of its
-// columns at col + t * V6_LANES_N * 4.
+// s of its rows starts at row + s * LANES_M * 4, sub-tile t of its columns
+// at col + t * LANES_N * 4.
+template <class G>
 __device__ void load_warp_fragments(float a_frag[V6_TM], float b_frag[V6_TN],
-                                    const float (*a_tile)[V6_BM + PAD], const float (*b_tile)[V6_BN], int p,
+                                    const float (*a_tile)[G::ROWS + PAD], const float (*b_tile)[G::COLS], int p,
                                     int row, int col) {
 #pragma unroll
   for (int s = 0; s < V6_TM / 4; ++s) {
-    float4 v = *(const float4 *)&a_tile[p][row + s * V6_LANES_M * 4];
+    float4 v = *(const float4 *)&a_tile[p][row + s * G::LANES_M * 4];
     a_frag[4 * s + 0] = v.x;
     a_frag[4 * s + 1] = v.y;
     a_frag[4 * s + 2] = v.z;
@@ -534,7 +577,7 @@ __device__ void load_warp_fragments(float a_frag[V6_TM], float b_frag[V6_TN],
   }
 #pragma unroll
   for (int t = 0; t < V6_TN / 4; ++t) {
-    float4 v = *(const float4 *)&b_tile[p][col + t * V6_LANES_N * 4];
+    float4 v = *(const float4 *)&b_tile[p][col + t * G::LANES_N * 4];
     b_frag[4 * t + 0] = v.x;
     b_frag[4 * t + 1] = v.y;
     b_frag[4 * t + 2] = v.z;
@@ -551,22 +594,45 @@ __device__ void warp_outer_product(float acc[V6_TM][V6_TN], const float a_frag[V
     for (int j = 0; j < V6_TN; ++j) acc[i][j] += a_frag[i] * b_frag[j];
 }
 
-template <int STAGES>
-__device__ __forceinline__ void matmul_v6_body(const float *a, const float *b, float *c, int m, int n,
-                                               int k, bool aligned) {
-  // The stages in dynamic shared memory: a_tiles[STAGES][V6_BK][V6_BM + PAD], then b_tiles.
+// With SPLIT, split-K: the grid has gridDim.y parts of K, split_steps steps
+// each (the last part what remains), and block (x, y) multiplies only part y:
+// the product of a band of A's columns and the same band of B's rows, an
+// ordinary product of M x N x (its part of K), which it writes to slice y of
+// c, slice_floats apart. Without it (a compile-time choice), none of that
+// arithmetic is in the kernel: the large squares run the code they ran before
+// the launcher learned to split.
+template <class G, int STAGES, bool SPLIT>
+__device__ __forceinline__ void matmul_v6_body(const float *a, const float *b, float *c, int m, int n, int k,
+                                               int split_steps, size_t slice_floats, bool aligned) {
+  // The stages in dynamic shared memory: a_tiles[STAGES][V6_BK][G::ROWS + PAD], then b_tiles.
   extern __shared__ __align__(16) float v6_shared[];
-  float (*a_tiles)[V6_BK][V6_BM + PAD] = (float (*)[V6_BK][V6_BM + PAD])v6_shared;
-  float (*b_tiles)[V6_BK][V6_BN] = (float (*)[V6_BK][V6_BN])(v6_shared + STAGES * V6_BK * (V6_BM + PAD));
+  float (*a_tiles)[V6_BK][G::ROWS + PAD] = (float (*)[V6_BK][G::ROWS + PAD])v6_shared;
+  float (*b_tiles)[V6_BK][G::COLS] =
+      (float (*)[V6_BK][G::COLS])(v6_shared + STAGES * V6_BK * (G::ROWS + PAD));
+  int lda = k;
+  if constexpr (SPLIT) {
+    // From here on a, b and c are this block's part: a starts at the band's
+    // first column (its rows still lda = K floats apart), b at its first row,
+    // c at its slice; and k counts the columns from the band's start to the
+    // end of A, so that the zeros past K come where they did.
+    int p_first = blockIdx.y * split_steps * V6_BK;
+    a += p_first;
+    b += (size_t)p_first * n;
+    c += blockIdx.y * slice_floats;
+    k -= p_first;
+  } else {
+    (void)split_steps, (void)slice_floats;
+  }
   int row0, col0;
-  tile_origin(n, V6_BM, V6_BN, &row0, &col0);
+  tile_origin(n, G::ROWS, G::COLS, &row0, &col0);
   int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  int row = warp / V6_WARPS_N * V6_WARP_M + lane / V6_LANES_N * 4;
-  int col = warp % V6_WARPS_N * V6_WARP_N + lane % V6_LANES_N * 4;
+  int row = warp / G::WARPS_N * G::WARP_M + lane / G::LANES_N * 4;
+  int col = warp % G::WARPS_N * G::WARP_N + lane % G::LANES_N * 4;
   float acc[V6_TM][V6_TN] = {{0.0f}};
   float a_frag[V6_TM], b_frag[V6_TN];
-  float4 a_part[V6_A_LOADS];  // A of step `next`, stored into its stage at the end of the step
+  float4 a_part[G::A_COPIES];  // A of step `next`, stored into its stage at the end of the step
   int steps = (k + V6_BK - 1) / V6_BK;
+  if constexpr (SPLIT) steps = min(steps, split_steps);
   // TODO 6: accumulate into acc this thread's 8 x 16 block of C, in the layout
   // the stores below read (that of load_warp_fragments()), over all `steps`
   // steps of V6_BK along K, through a pipeline of STAGES stages of the shared
@@ -581,52 +647,79 @@ __device__ __forceinline__ void matmul_v6_body(const float *a, const float *b, f
   // reads. Fragments by load_warp_fragments(), products by
   // warp_outer_product().
   // Delete the next line when you write TODO 6: it only stops unused-variable warnings.
-  (void)&a_tiles, (void)&b_tiles, (void)&a_frag, (void)&b_frag, (void)&a_part, (void)&steps;
+  (void)&a_tiles, (void)&b_tiles, (void)&a_frag, (void)&b_frag, (void)&a_part, (void)&steps, (void)&lda;
 #pragma unroll
   for (int i = 0; i < V6_TM; ++i) {
-    int r = row0 + row + i / 4 * V6_LANES_M * 4 + i % 4;
+    int r = row0 + row + i / 4 * G::LANES_M * 4 + i % 4;
 #pragma unroll
     for (int t = 0; t < V6_TN / 4; ++t) {
       const float *v = &acc[i][4 * t];
-      store4_if_inside(c, m, n, r, col0 + col + t * V6_LANES_N * 4, make_float4(v[0], v[1], v[2], v[3]),
+      store4_if_inside(c, m, n, r, col0 + col + t * G::LANES_N * 4, make_float4(v[0], v[1], v[2], v[3]),
                        aligned);
     }
   }
 }
 
-template <int STAGES>
-__global__ void __launch_bounds__(V6_THREADS, V6_BLOCKS_PER_SM) matmul_v6_aligned_kernel(
-    const float *a, const float *b, float *c, int m, int n, int k) {
-  matmul_v6_body<STAGES>(a, b, c, m, n, k, true);
+template <class G, int STAGES, bool SPLIT>
+__global__ void __launch_bounds__(G::BLOCK_THREADS, G::BLOCKS_PER_SM) matmul_v6_aligned_kernel(
+    const float *a, const float *b, float *c, int m, int n, int k, int split_steps, size_t slice_floats) {
+  matmul_v6_body<G, STAGES, SPLIT>(a, b, c, m, n, k, split_steps, slice_floats, true);
 }
 
-template <int STAGES>
-__global__ void __launch_bounds__(V6_THREADS, V6_BLOCKS_PER_SM) matmul_v6_any_kernel(
-    const float *a, const float *b, float *c, int m, int n, int k) {
-  matmul_v6_body<STAGES>(a, b, c, m, n, k, false);
+template <class G, int STAGES, bool SPLIT>
+__global__ void __launch_bounds__(G::BLOCK_THREADS, G::BLOCKS_PER_SM) matmul_v6_any_kernel(
+    const float *a, const float *b, float *c, int m, int n, int k, int split_steps, size_t slice_floats) {
+  matmul_v6_body<G, STAGES, SPLIT>(a, b, c, m, n, k, split_steps, slice_floats, false);
+}
+
+// C = the sum of the `splits` partial products in `partials`, slices
+// slice_floats apart, added in the order of the parts of K: the same inputs
+// give the same C, bit for bit, whichever blocks finished first (float
+// atomics would add the parts in the order they come). Each thread sums four
+// consecutive elements, by float4: the slices start on 16 bytes, as C does.
+__global__ void sum_splits_kernel(const float *partials, size_t slice_floats, int splits, float *c,
+                                  size_t elements) {
+  size_t i = 4 * ((size_t)blockIdx.x * blockDim.x + threadIdx.x);
+  if (i >= elements) return;
+  float4 sum = *(const float4 *)&partials[i];
+#pragma unroll 4
+  for (int s = 1; s < splits; ++s) {
+    float4 part = *(const float4 *)&partials[s * slice_floats + i];
+    sum.x += part.x;
+    sum.y += part.y;
+    sum.z += part.z;
+    sum.w += part.w;
+  }
+  if (i + 4 <= elements) {
+    *(float4 *)&c[i] = sum;
+  } else {  // the last elements of C, where M N is not a multiple of 4
+    c[i] = sum.x;
+    if (i + 1 < elements) c[i + 1] = sum.y;
+    if (i + 2 < elements) c[i + 2] = sum.z;
+  }
 }
 
 // ---------------------------------------------------------------------------
 // Launchers and the table the grader reads.
 
 static void matmul_v0(const float *a, const float *b, float *c, int m, int n, int k) {
-  launch_tiles(matmul_v0_kernel, NAIVE_TILE, NAIVE_TILE, NAIVE_TILE * NAIVE_TILE, 0, a, b, c, m, n, k);
+  launch_tiles(matmul_v0_kernel, NAIVE_TILE, NAIVE_TILE, NAIVE_TILE * NAIVE_TILE, a, b, c, m, n, k);
 }
 
 static void matmul_v1(const float *a, const float *b, float *c, int m, int n, int k) {
-  launch_tiles(matmul_v1_kernel, NAIVE_TILE, NAIVE_TILE, NAIVE_TILE * NAIVE_TILE, 0, a, b, c, m, n, k);
+  launch_tiles(matmul_v1_kernel, NAIVE_TILE, NAIVE_TILE, NAIVE_TILE * NAIVE_TILE, a, b, c, m, n, k);
 }
 
 static void matmul_v2(const float *a, const float *b, float *c, int m, int n, int k) {
-  launch_tiles(matmul_v2_kernel, TILE, TILE, TILE * TILE, 0, a, b, c, m, n, k);
+  launch_tiles(matmul_v2_kernel, TILE, TILE, TILE * TILE, a, b, c, m, n, k);
 }
 
 static void matmul_v3(const float *a, const float *b, float *c, int m, int n, int k) {
-  launch_tiles(matmul_v3_kernel, V3_BM, V3_BN, V3_THREADS, 0, a, b, c, m, n, k);
+  launch_tiles(matmul_v3_kernel, V3_BM, V3_BN, V3_THREADS, a, b, c, m, n, k);
 }
 
 static void matmul_v4(const float *a, const float *b, float *c, int m, int n, int k) {
-  launch_tiles(matmul_v4_kernel, BM, BN, THREADS, 0, a, b, c, m, n, k);
+  launch_tiles(matmul_v4_kernel, BM, BN, THREADS, a, b, c, m, n, k);
 }
 
 // v5 and v6 use float4 loads and stores of global memory when every row of A,
@@ -636,20 +729,123 @@ static int rows_aligned(int n, int k) {
 }
 
 static void matmul_v5(const float *a, const float *b, float *c, int m, int n, int k) {
-  launch_tiles(rows_aligned(n, k) ? matmul_v5_aligned_kernel : matmul_v5_any_kernel, BM, BN, THREADS, 0,
-               a, b, c, m, n, k);
+  launch_tiles(rows_aligned(n, k) ? matmul_v5_aligned_kernel : matmul_v5_any_kernel, BM, BN, THREADS, a, b,
+               c, m, n, k);
 }
 
+// v6's launcher: a tile and a split of K to suit the shape of C. One block
+// of the large tile per SM keeps an H100 busy from about 2048^3 on; other
+// shapes leave SMs idle, or compute for nothing:
+// - A C of few rows or few columns fills the 128 x 256 tile only in part:
+//   rows past M and columns past N are computed, then thrown away (64 x N
+//   uses half of each tile, M x 64 a quarter). Where the short (64 x 256) or
+//   narrow (256 x 64) tile computes at least a quarter fewer elements, the
+//   launcher takes it: blocks half as large, two to an SM, at the same rate.
+// - A C of few tiles leaves SMs without a block (512^3: 8 tiles for 132
+//   SMs), and the blocks it has walk all of K, step after step. Split-K cuts
+//   K into parts, one block per tile and part, as many parts as the SMs hold
+//   blocks for at once: each block writes its part's sums to its own slice
+//   of a scratch area, v6_workspace, and sum_splits_kernel() adds the slices
+//   into C in a fixed order. The round trip of the slices through memory
+//   (L2, at these sizes) and the second launch cost about as much as a few
+//   steps, so K is split only where it has V6_SPLIT_MIN_STEPS steps or more.
+// Splitting K only changes the order of the additions: an element's
+// rounding chain (its part's products, then one addition per later part)
+// is never longer than K, within the grader's bound as any order is.
+#define V6_SPLIT_MIN_STEPS 8          // split K only from 8 steps (128) on
+#define V6_WORKSPACE_FLOATS (1 << 23) // 32 MiB
+#define SUM_THREADS 256
+
+// Split-K's partial products, one slice per part of K, each the size of C
+// rounded up to whole float4s. Allocated with the program, so that no launch
+// waits for cudaMalloc; room for the parts of one full wave of any tile
+// (32768 elements of C per SM) on a GPU of up to 256 SMs, and fewer parts
+// beyond.
+__device__ __align__(16) float v6_workspace[V6_WORKSPACE_FLOATS];
+
+typedef void matmul_split_kernel(const float *a, const float *b, float *c, int m, int n, int k,
+                                 int split_steps, size_t slice_floats);
+
+// Parts to split K into for `tiles` blocks of `kernel`: as many as let every
+// part's blocks run at once (the SMs times the blocks of `kernel` each
+// holds), and that fit the workspace; 1 where that is fewer than 2, or K has
+// fewer than V6_SPLIT_MIN_STEPS steps.
+static int v6_splits(matmul_split_kernel *kernel, int threads, size_t shared_bytes, size_t tiles,
+                     size_t slice_floats, int steps) {
+  if (steps < V6_SPLIT_MIN_STEPS) return 1;
+  int device = 0, sms = 0, per_sm = 0;
+  PP_CHECK(cudaGetDevice(&device));
+  PP_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  PP_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, shared_bytes));
+  size_t splits = (size_t)sms * (size_t)(per_sm > 0 ? per_sm : 1) / tiles;
+  if (splits > V6_WORKSPACE_FLOATS / slice_floats) splits = V6_WORKSPACE_FLOATS / slice_floats;
+  return splits < 2 ? 1 : (int)splits;
+}
+
+// v6's kernel for tile G, STAGES stages, rows of B aligned or not, K split
+// or not.
+template <class G, int STAGES, bool SPLIT> static matmul_split_kernel *v6_kernel(bool aligned) {
+  matmul_split_kernel *kernel =
+      aligned ? matmul_v6_aligned_kernel<G, STAGES, SPLIT> : matmul_v6_any_kernel<G, STAGES, SPLIT>;
+  PP_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                (int)v6_shared_bytes<G>(STAGES)));
+  return kernel;
+}
+
+// v6 with tile G and STAGES stages, K split where v6_splits() says.
+template <class G, int STAGES>
+static void launch_v6_tiles(const float *a, const float *b, float *c, int m, int n, int k) {
+  bool aligned = rows_aligned(n, k);
+  size_t shared_bytes = v6_shared_bytes<G>(STAGES), tiles = tile_count(m, n, G::ROWS, G::COLS);
+  size_t slice_floats = ((size_t)m * n + 3) / 4 * 4;
+  int steps = (k + V6_BK - 1) / V6_BK;
+  matmul_split_kernel *split_kernel = v6_kernel<G, STAGES, true>(aligned);
+  int splits = v6_splits(split_kernel, G::BLOCK_THREADS, shared_bytes, tiles, slice_floats, steps);
+  int split_steps = (steps + splits - 1) / splits;
+  if (split_steps > 0) splits = (steps + split_steps - 1) / split_steps;  // every part at least one step
+  if (splits == 1) {
+    v6_kernel<G, STAGES, false>(aligned)<<<(unsigned)tiles, G::BLOCK_THREADS, shared_bytes>>>(
+        a, b, c, m, n, k, steps, slice_floats);
+    PP_CHECK_LAUNCH();
+    return;
+  }
+  float *partials;
+  PP_CHECK(cudaGetSymbolAddress((void **)&partials, v6_workspace));
+  dim3 grid((unsigned)tiles, (unsigned)splits);
+  split_kernel<<<grid, G::BLOCK_THREADS, shared_bytes>>>(a, b, partials, m, n, k, split_steps, slice_floats);
+  PP_CHECK_LAUNCH();
+  size_t threads = slice_floats / 4;
+  sum_splits_kernel<<<(unsigned)((threads + SUM_THREADS - 1) / SUM_THREADS), SUM_THREADS>>>(
+      partials, slice_floats, splits, c, (size_t)m * n);
+  PP_CHECK_LAUNCH();
+}
+
+// Elements of C, inside it or not, that tiles of G compute for an m x n C.
+template <class G> static size_t v6_tiled_elements(int m, int n) {
+  return tile_count(m, n, G::ROWS, G::COLS) * G::ROWS * G::COLS;
+}
+
+// The large tile, or the short or narrow one where it computes at least a
+// quarter fewer elements (the short one where both do, equally).
 template <int STAGES> static void launch_v6(const float *a, const float *b, float *c, int m, int n, int k) {
-  launch_tiles(rows_aligned(n, k) ? matmul_v6_aligned_kernel<STAGES> : matmul_v6_any_kernel<STAGES>, V6_BM,
-               V6_BN, V6_THREADS, v6_shared_bytes(STAGES), a, b, c, m, n, k);
+  if (m == 0 || n == 0) return;  // C is empty, and a grid of no blocks is an error
+  size_t large_work = v6_tiled_elements<v6_large>(m, n), enough = large_work - large_work / 4;
+  size_t short_work = v6_tiled_elements<v6_short>(m, n), narrow_work = v6_tiled_elements<v6_narrow>(m, n);
+  if (short_work <= enough && short_work <= narrow_work)
+    launch_v6_tiles<v6_short, STAGES>(a, b, c, m, n, k);
+  else if (narrow_work <= enough)
+    launch_v6_tiles<v6_narrow, STAGES>(a, b, c, m, n, k);
+  else
+    launch_v6_tiles<v6_large, STAGES>(a, b, c, m, n, k);
 }
 
 // The stages that fit: pp_shared_memory_per_block() is the device's limit, or
 // less where the grader asks (--max-shared-kib 64 grades the two stages of a
-// 7.5 GPU on any GPU).
+// 7.5 GPU on any GPU). They are counted for the large tile: the smaller ones
+// would fit three stages in 64 KiB, but take two with it, so that the test
+// grades the two stages of every tile.
 static void matmul_v6(const float *a, const float *b, float *c, int m, int n, int k) {
-  if (v6_shared_bytes(V6_STAGES) <= (size_t)pp_shared_memory_per_block())
+  if (v6_shared_bytes<v6_large>(V6_STAGES) <= (size_t)pp_shared_memory_per_block())
     launch_v6<V6_STAGES>(a, b, c, m, n, k);
   else
     launch_v6<V6_STAGES_SMALL>(a, b, c, m, n, k);
@@ -666,7 +862,7 @@ extern "C" const matmul_variant matmul_variants[] = {
     {"v5-vectorized", "float4 loads, A transposed in shared memory, conflict-free quadrants",
      matmul_v5},
     {"v6-warp-tile-pipeline",
-     "128x256 tiles, 8x16 per thread, warp tiles, A via registers, B via 3-stage cp.async",
+     "128x256 tiles, 8x16 per thread, warp tiles, 3-stage cp.async; thin C: thin tiles; few tiles: split K",
      matmul_v6},
 };
 extern "C" const int matmul_variant_count = sizeof matmul_variants / sizeof matmul_variants[0];

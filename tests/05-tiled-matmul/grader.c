@@ -59,17 +59,22 @@ static const char *const datasets[] = {"small-integers", "uniform", NULL};
  * 64, 128 x 128, v6's 128 x 256, steps of 8, 16 and 32 along K) and between
  * them, with partial tiles in every dimension; N or K not a multiple of 4 (no
  * float4 rows); more tiles than a grid's y dimension holds (2^16 + 1);
- * tall-skinny and short-wide; 1000^3 and 4096^3. */
+ * tall-skinny and short-wide; 1000^3 and 4096^3. v6 splits K where its
+ * tiles are too few to fill the GPU (K of 128 or more): 255x511x301 takes the
+ * large tile split with unaligned rows, 63x1001x257 the short tile split with
+ * unaligned rows, 1000x1000x1000 the large tile split with aligned ones, on a
+ * GPU of any size up to 256 SMs. */
 static const char *const grade_sizes[] = {
     "0x0x0",        "0x7x5",       "7x0x5",       "7x5x0",          "1x1x1",          "1x1x4097",
     "1000x999x1",   "2x3x4",       "31x33x17",    "32x32x32",       "33x31x47",       "64x64x64",
     "65x63x9",      "127x129x65",  "128x128x8",   "129x127x9",      "130x66x36",      "132x68x37",
     "257x383x100",  "520x260x516", "127x255x7",   "128x256x16",     "129x257x17",     "128x256x32",
     "129x257x33",   "256x512x64",  "260x516x36",  "383x772x68",     "1000x1000x1000", "8388609x2x3",
-    "3x8388612x4",  "20000x36x300", "36x20000x300", "4099x33x129",  "4096x4096x4096", NULL};
+    "3x8388612x4",  "20000x36x300", "36x20000x300", "4099x33x129",  "255x511x301",
+    "63x1001x257",  "4096x4096x4096", NULL};
 /* For the sanitizers: both paths of v5 and v6 (rows aligned or not), with a partial step along K;
  * the last three have partial v6 tiles in every dimension and enough steps to reuse its stages
- * (steps of 16; the last also with steps of 32). */
+ * (steps of 16; the last also with steps of 32; v6 splits its K). */
 static const char *const quick_sizes[] = {"0x3x5",      "5x7x0",     "1x1x1",      "31x33x17",   "127x129x65",
                                           "130x66x36",  "132x68x37", "68x132x44",  "136x264x68", "129x257x67",
                                           "136x264x164", NULL};
