@@ -42,7 +42,7 @@ option(PP_UNCAUGHT_MUTANTS
        OFF)
 
 # The gauntlet: the checks a lab's file must pass, in the order pp-gauntlet
-# (tools/gauntlet.c) runs them for a mutant, the broadest and cheapest first.
+# (grading/src/gauntlet.c) runs them for a mutant, the broadest and cheapest first.
 # A lab's tests, its mutant tests and a graded submission all take their
 # checks from here, so that a planted bug counts as rejected only by a check
 # that a student's ctest and grading/grade run too.

@@ -1,4 +1,4 @@
-# Host tests of pp-score (tools/score/), included from tests/grading/CMakeLists.txt.
+# Host tests of pp-score (grading/src/score/), included from tests/grading/CMakeLists.txt.
 # Every test runs this same file as a script (cmake -P, the branch below): pp-score
 # on a fixture results folder, then a check of what it wrote or of how it refused.
 #

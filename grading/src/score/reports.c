@@ -158,10 +158,15 @@ static void junit(FILE *o, const Grading *g) {
   fprintf(o, "</testsuites>\n");
 }
 
-/* A CSV field, quoted when it holds a comma, a quote or a line break. */
+/* A CSV field, quoted when it holds a comma, a quote or a line break. One
+ * that begins like a formula (=, +, -, @, a tab or a carriage return: a
+ * student id "=HYPERLINK(...)") gets a leading apostrophe, inside quotes, so
+ * that a spreadsheet reads it as text. */
 static void csv_field(FILE *o, const char *s) {
-  int quote = strpbrk(s, ",\"\n\r") != NULL;
+  int formula = *s && strchr("=+-@\t\r", *s) != NULL;
+  int quote = formula || strpbrk(s, ",\"\n\r") != NULL;
   if (quote) fputc('"', o);
+  if (formula) fputc('\'', o);
   put_safe(o, s, CSV);
   if (quote) fputc('"', o);
 }

@@ -1,6 +1,6 @@
 /* pp-score's pieces, one file per job: rubric.c reads the rubric, results.c
- * the results folder, score.c scores, reports.c writes the reports, and
- * main.c runs them in that order (and holds the few helpers they share).
+ * the results folder, score.c scores, reports.c writes the reports, main.c
+ * runs them in that order, and util.c holds the few helpers they share.
  * Every refusal of bad input goes through die(): exit code 2. */
 #ifndef PP_SCORE_H
 #define PP_SCORE_H
