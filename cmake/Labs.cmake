@@ -31,8 +31,9 @@
 #
 # With PP_GRADE=submission (grading/grade), instead: the student's file from
 # PP_SUBMISSION/<lab>/ becomes bin/<lab>, the checker bin/<lab>-checker judges
-# it from another process (common/include/pp/remote.h), and the tests are
-# listed in grading-tests.txt for grading/grade (see pp_add_submission_lab).
+# it from another process (common/include/pp/remote.h), and the tests, run by
+# CTest through grading/run-test, are listed in grading-tests.txt for
+# grading/grade (see pp_add_submission_lab).
 #
 # GPU tests exit 77 without a CUDA device, which CTest reports as skipped.
 
@@ -194,59 +195,113 @@ function(pp_lab_runner target source grader)
   set_property(GLOBAL APPEND PROPERTY PP_RUNNERS ${target})
 endfunction()
 
-# One test of a submission: registered in CTest (label "submission") and
-# listed in grading-tests.txt for grading/grade, which runs it. Each test is a
-# line "test TAB <lab> TAB <name> TAB <timeout> TAB <kind>" and then its
-# command, one argument a line ("arg TAB <argument>"), so that an argument
-# with spaces (a path) reaches the program whole. <kind> says what the test
-# may run beside (grading/grade): host (needs no GPU), quick (the sanitizers'
-# small sizes), sweep (the grader's sizes, a few GiB), large (most of the
-# GPU's memory: one at a time, beside host and quick tests only) or timed
-# (alone). CTest runs the last two alone (RUN_SERIAL).
+# One test of a submission, as CTest runs it: through grading/run-test, which
+# writes <name>.result (status, seconds) in PP_RESULTS, holds a shared GPU's
+# lock by <kind>, and ends whatever of the submission is left when the test
+# ends. <kind> says what the test may run beside: host (needs no GPU), quick
+# (the sanitizers' small sizes), sweep (the grader's sizes, a few GiB), large
+# (most of the GPU's memory) or timed. CTest runs the last two alone
+# (RUN_SERIAL), the timed ones after every other test of the lab (DEPENDS),
+# the quick ones first (COST: they are the longest). grading-tests.txt lists
+# the tests, "test TAB lab TAB name TAB kind", in this order, for grading/grade.
 function(pp_submission_test lab name timeout kind)
-  add_test(NAME ${name} COMMAND ${ARGN})
-  set_tests_properties(${name} PROPERTIES LABELS "${lab};submission" SKIP_RETURN_CODE 77
-                       TIMEOUT ${timeout})
+  add_test(NAME ${name}
+           COMMAND sh ${PROJECT_SOURCE_DIR}/grading/run-test ${PP_RESULTS} ${name} ${kind} ${timeout}
+                   -- ${ARGN})
+  # No CTest TIMEOUT: run-test's own limit (scaled by PP_TIMEOUT_SCALE) stops it.
+  set_tests_properties(${name} PROPERTIES LABELS "${lab};submission;${kind}" SKIP_RETURN_CODE 77)
   if(kind MATCHES "^(large|timed)$")
     set_tests_properties(${name} PROPERTIES RUN_SERIAL ON)
   endif()
-  set(lines "test\t${lab}\t${name}\t${timeout}\t${kind}\n")
-  foreach(arg IN LISTS ARGN)
-    if(arg MATCHES "\n")
-      message(FATAL_ERROR "${name}: an argument holds a line break: ${arg}")
-    endif()
-    if(arg MATCHES "^\\$<TARGET_OBJECTS:[^>]+>$") # a list: one line per object
-      set(arg "$<JOIN:${arg},\narg\t>")
-    endif()
-    string(APPEND lines "arg\t${arg}\n")
+  if(kind STREQUAL "quick")
+    set_tests_properties(${name} PROPERTIES COST 100)
+  endif()
+  if(kind STREQUAL "timed")
+    get_property(before GLOBAL PROPERTY PP_SUBMISSION_TESTS_${lab})
+    set_tests_properties(${name} PROPERTIES DEPENDS "${before}")
+  else()
+    set_property(GLOBAL APPEND PROPERTY PP_SUBMISSION_TESTS_${lab} ${name})
+  endif()
+  set_property(GLOBAL APPEND_STRING PROPERTY PP_GRADING_TESTS "test\t${lab}\t${name}\t${kind}\n")
+endfunction()
+
+# The checker's variant table, made from the lab's VARIANTS: names only (its
+# launchers are never called in the checker), so that the checker holds
+# neither the student's code nor the solution. The table's type and names
+# come from the contract header's "extern const <type> <table>[];" and
+# "extern const int <count>;".
+function(pp_checker_table out lab header)
+  file(STRINGS ${header} declarations REGEX "^extern const ")
+  string(REGEX MATCH "extern const ([A-Za-z_0-9]+) ([A-Za-z_0-9]+)\\[\\]" table "${declarations}")
+  set(type ${CMAKE_MATCH_1})
+  set(table ${CMAKE_MATCH_2})
+  string(REGEX MATCH "extern const int ([A-Za-z_0-9]+)" count "${declarations}")
+  set(count ${CMAKE_MATCH_1})
+  if(NOT type OR NOT table OR NOT count)
+    message(FATAL_ERROR "${header}: no 'extern const <type> <table>[];' and 'extern const int <count>;'")
+  endif()
+  get_filename_component(header_name ${header} NAME)
+  set(entries "")
+  foreach(variant IN LISTS ARGN)
+    string(APPEND entries "  {.name = \"${variant}\", .what = \"\"},\n")
   endforeach()
-  set_property(GLOBAL APPEND_STRING PROPERTY PP_GRADING_TESTS "${lines}")
+  list(LENGTH ARGN n)
+  set(file ${CMAKE_CURRENT_BINARY_DIR}/${lab}-checker-variants.c)
+  file(CONFIGURE OUTPUT ${file} CONTENT
+"/* Made by cmake/Labs.cmake (pp_checker_table) from ${lab}'s VARIANTS. */
+#include \"${header_name}\"
+
+const ${type} ${table}[] = {
+${entries}};
+const int ${count} = ${n};
+")
+  set(${out} ${file} PARENT_SCOPE)
 endfunction()
 
 # PP_GRADE=submission: the student's runner, the instructor's checker, and the
 # tests grading/grade runs: the gauntlet's checks (PP_CHECKS, set by the
-# caller), each judged by the checker, plus the symbol check and perf. The
-# checker is linked with the solution only to resolve the variant table; it
-# launches nothing from it.
+# caller), each judged by the checker, plus the symbol check and perf. With
+# PP_SANDBOX (grading/sandbox; grading/grade sets it unless --no-sandbox), the
+# student's file is compiled in the sandbox, seeing only itself, its lab's
+# contract header and common/include, and the runner runs in it.
 function(pp_add_submission_lab lab grader source perf_size)
   set(submitted ${PP_SUBMISSION}/${lab}/${source})
   if(NOT EXISTS ${submitted})
     message(STATUS "${lab}: no ${source} in the submission")
     return()
   endif()
+  get_filename_component(stem ${source} NAME_WE)
+  set(contract ${CMAKE_CURRENT_SOURCE_DIR}/${stem}.h)
+  pp_checker_table(table ${lab} ${contract} ${ARGN})
+  add_executable(${lab}-checker ${table})
+  target_link_libraries(${lab}-checker PRIVATE ${grader})
+  set_target_properties(${lab}-checker PROPERTIES LINKER_LANGUAGE CUDA)
+  add_dependencies(pp-trusted ${lab}-checker)
+
   add_library(${lab}-student OBJECT ${submitted})
   target_link_libraries(${lab}-student PRIVATE ${grader})
   target_compile_options(${lab}-student PRIVATE -lineinfo)
+  set(sandbox_run "")
+  if(PP_SANDBOX)
+    set_target_properties(${lab}-student PROPERTIES CUDA_COMPILER_LAUNCHER
+      "sh;${PP_SANDBOX};compile;--ro;${submitted};--ro;${contract};--ro;${PROJECT_SOURCE_DIR}/common/include;--")
+  endif()
   add_executable(${lab})
   target_link_libraries(${lab} PRIVATE ${lab}-student ${grader})
-  pp_lab_runner(${lab}-checker ${PROJECT_SOURCE_DIR}/solutions/${lab}/${source} ${grader})
   add_custom_target(${lab}-grading)
-  add_dependencies(${lab}-grading ${lab} ${lab}-checker pp-symcheck pp-score pp-gauntlet)
+  add_dependencies(${lab}-grading ${lab} pp-trusted)
 
   set(results ${PP_RESULTS})
   set(checker $<TARGET_FILE:${lab}-checker>)
   set(seed --seed ${PP_GRADE_SEED})
   set(runner $<TARGET_FILE:${lab}>)
+  if(PP_SANDBOX)
+    set(sandboxed sh ${PP_SANDBOX} run --ro ${runner} -- ${runner})
+    set(gauntlet_sandbox --sandbox ${PP_SANDBOX})
+  else()
+    set(sandboxed ${runner})
+    set(gauntlet_sandbox "")
+  endif()
   pp_submission_test(${lab} ${lab}.symbols 120 host
     $<TARGET_FILE:pp-symcheck> --allow ${PROJECT_SOURCE_DIR}/grading/allowed-symbols.txt
     --verdict ${results}/${lab}.symbols.verdict $<TARGET_OBJECTS:${lab}-student>)
@@ -257,18 +312,18 @@ function(pp_add_submission_lab lab grader source perf_size)
         pp_check_test_name(name ${lab} ${check} ${variant})
         pp_submission_test(${lab} ${name} ${PP_GPU_TEST_TIMEOUT} sweep
           ${checker} ${seed} ${args} --variant ${variant} --verdict ${results}/${name}.verdict
-          -- ${runner})
+          -- ${sandboxed})
       endforeach()
     else()
       pp_check_test_name(name ${lab} ${check} "")
       if(PP_CHECK_${check}_TOOL)
         # pp-gauntlet first makes sure that compute-sanitizer runs here (a
         # failure there is the machine's, not the student's), then hands over
-        # to the checker.
+        # to the checker, with the sanitizer and the runner in the sandbox.
         pp_check_tool(tool ${check})
         pp_submission_test(${lab} ${name} ${PP_GPU_TEST_TIMEOUT} quick
-          $<TARGET_FILE:pp-gauntlet> ${PP_SANITIZER_OPTION} --checker ${checker} -- ${runner}
-          --check ${check} ${tool} ${seed} ${args} --verdict ${results}/${name}.verdict)
+          $<TARGET_FILE:pp-gauntlet> ${PP_SANITIZER_OPTION} --checker ${checker} ${gauntlet_sandbox}
+          -- ${runner} --check ${check} ${tool} ${seed} ${args} --verdict ${results}/${name}.verdict)
       else()
         if(check STREQUAL "large")
           set(kind large)
@@ -276,13 +331,13 @@ function(pp_add_submission_lab lab grader source perf_size)
           set(kind sweep)
         endif()
         pp_submission_test(${lab} ${name} ${PP_GPU_TEST_TIMEOUT} ${kind}
-          ${checker} ${seed} ${args} --verdict ${results}/${name}.verdict -- ${runner})
+          ${checker} ${seed} ${args} --verdict ${results}/${name}.verdict -- ${sandboxed})
       endif()
     endif()
   endforeach()
   pp_submission_test(${lab} ${lab}.perf ${PP_GPU_TEST_TIMEOUT} timed
     ${checker} ${seed} --size ${perf_size} --verdict ${results}/${lab}.perf.verdict
-    --json ${results}/${lab}.perf.json -- ${runner})
+    --json ${results}/${lab}.perf.json -- ${sandboxed})
 endfunction()
 
 function(pp_add_lab lab)
@@ -296,7 +351,7 @@ function(pp_add_lab lab)
               STRESS ${ARG_STRESS} STRESS_DATASET ${ARG_STRESS_DATASET})
 
   if(PP_GRADE STREQUAL "submission")
-    pp_add_submission_lab(${lab} ${grader} ${ARG_SOURCE} ${ARG_PERF_SIZE})
+    pp_add_submission_lab(${lab} ${grader} ${ARG_SOURCE} ${ARG_PERF_SIZE} ${ARG_VARIANTS})
     return()
   endif()
 

@@ -64,7 +64,10 @@ stage=$(mktemp -d) || exit 1
 trap 'rm -rf "$stage"' EXIT
 git -C "$tree" archive --format=tar HEAD | tar -xf - -C "$stage" || exit 1
 # What grading does not need: CI, the experiments, the sample submissions.
-rm -rf "$stage/.ci" "$stage/exp" "$stage/tests/submissions"
+# The checker needs no solution: the graders ship without them (and without
+# the tamper samples, which are patches of them).
+rm -rf "$stage/.ci" "$stage/exp" "$stage/tests/submissions" "$stage/solutions" "$stage/labs-challenge" \
+  "$stage/tests/mutants"
 cp "$here/setup.sh" "$here/run_autograder" "$stage/" || exit 1
 echo "$commit" > "$stage/COMMIT"
 [ -z "$rubric" ] || cp "$rubric" "$stage/grading/rubric.txt" || exit 1

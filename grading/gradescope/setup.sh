@@ -17,7 +17,7 @@ command -v nvcc >/dev/null 2>&1 || {
 }
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
-apt-get install -y -qq --no-install-recommends cmake ninja-build patch ca-certificates
+apt-get install -y -qq --no-install-recommends cmake ninja-build patch ca-certificates bubblewrap
 cmake_version=$(cmake --version | awk 'NR == 1 { print $3 }')
 if ! printf '3.25\n%s\n' "$cmake_version" | sort -V -C; then
   echo "setup.sh: CMake $cmake_version is older than 3.25: use a newer image (Ubuntu 24.04 has 3.28)" >&2

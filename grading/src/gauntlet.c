@@ -1,14 +1,18 @@
 /* pp-gauntlet: runs a lab binary through the gauntlet, the checks that a lab's
  * file must pass, in order, and says which check rejects it.
  *
- *   pp-gauntlet [--mutant] [--sanitizer PATH] [--checker PROGRAM] -- RUNNER CHECK...
+ *   pp-gauntlet [--mutant] [--sanitizer PATH] [--checker PROGRAM [--sandbox SCRIPT]]
+ *               -- RUNNER CHECK...
  *   CHECK:  --check NAME [--tool TOOL [--tool-arg ARG]...] ARGUMENT...
  *
  * A check runs RUNNER ARGUMENT...; one with --tool runs it under
  * compute-sanitizer: PATH --tool TOOL --error-exitcode 3 ARG... RUNNER ARGUMENT....
  * With --checker (one check: a graded submission) it runs PROGRAM ARGUMENT...
  * -- [the sanitizer] RUNNER instead: the checker judges, RUNNER only runs the
- * variants (common/include/pp/remote.h). cmake/Labs.cmake (pp_gauntlet) lists
+ * variants (common/include/pp/remote.h); with --sandbox, the runner part runs
+ * in grading/sandbox: sh SCRIPT run --ro RUNNER -- [the sanitizer] RUNNER, so
+ * compute-sanitizer, which runs the student's code, is inside the sandbox too.
+ * cmake/Labs.cmake (pp_gauntlet) lists
  * the checks for the lab tests, the mutant tests and grading alike.
  *
  * A check's outcome, from its exit code: 0 passed; 1 rejected by the grader;
@@ -71,6 +75,7 @@ typedef struct gauntlet {
   int mutant;
   const char *sanitizer; /* or NULL: not found */
   const char *checker;   /* or NULL: the checks run RUNNER itself */
+  const char *sandbox;   /* with a checker: grading/sandbox, or NULL */
   const char *runner;
   check checks[MAX_CHECKS];
   int count;
@@ -88,7 +93,8 @@ static void forward_signal(int sig) {
 
 static int usage(const char *program) {
   fprintf(stderr,
-          "usage: %s [--mutant] [--sanitizer PATH] [--checker PROGRAM] -- RUNNER CHECK...\n"
+          "usage: %s [--mutant] [--sanitizer PATH] [--checker PROGRAM [--sandbox SCRIPT]]\n"
+          "       -- RUNNER CHECK...\n"
           "  CHECK: --check NAME [--tool TOOL [--tool-arg ARG]...] ARGUMENT...\n",
           program);
   return USAGE;
@@ -124,7 +130,7 @@ static char **probe_command(const gauntlet *g, const check *c) {
 }
 
 /* [sanitizer] RUNNER ARGUMENT...; with a checker, CHECKER ARGUMENT... --
- * [sanitizer] RUNNER. NULL-terminated. */
+ * [sh SANDBOX run --ro RUNNER --] [sanitizer] RUNNER. NULL-terminated. */
 static char **check_command(const gauntlet *g, const check *c) {
   char **argv = calloc((size_t)c->arg_count + MAX_TOOL_ARGS + 16, sizeof *argv);
   int n = 0;
@@ -132,6 +138,10 @@ static char **check_command(const gauntlet *g, const check *c) {
     argv[n++] = (char *)g->checker;
     for (int i = 0; i < c->arg_count; ++i) argv[n++] = c->args[i];
     argv[n++] = "--";
+    if (g->sandbox) {
+      const char *sandbox[] = {"sh", g->sandbox, "run", "--ro", g->runner, "--"};
+      for (size_t i = 0; i < sizeof sandbox / sizeof *sandbox; ++i) argv[n++] = (char *)sandbox[i];
+    }
     n = add_sanitizer(argv, n, g, c);
     argv[n++] = (char *)g->runner;
     return argv;
@@ -309,8 +319,11 @@ static int parse(int argc, char **argv, gauntlet *g) {
   for (; i < argc && strcmp(argv[i], "--"); ++i) {
     if (!strcmp(argv[i], "--mutant")) {
       g->mutant = 1;
-    } else if ((!strcmp(argv[i], "--sanitizer") || !strcmp(argv[i], "--checker")) && i + 1 < argc) {
-      *(!strcmp(argv[i], "--sanitizer") ? &g->sanitizer : &g->checker) = argv[i + 1];
+    } else if ((!strcmp(argv[i], "--sanitizer") || !strcmp(argv[i], "--checker") ||
+                !strcmp(argv[i], "--sandbox")) && i + 1 < argc) {
+      *(!strcmp(argv[i], "--sanitizer") ? &g->sanitizer
+        : !strcmp(argv[i], "--checker") ? &g->checker
+                                        : &g->sandbox) = argv[i + 1];
       ++i;
     } else {
       fprintf(stderr, "pp-gauntlet: unknown option '%s'\n", argv[i]);
@@ -344,6 +357,10 @@ static int parse(int argc, char **argv, gauntlet *g) {
   }
   if (g->count == 0) {
     fprintf(stderr, "pp-gauntlet: no checks\n");
+    return usage(argv[0]);
+  }
+  if (g->sandbox && !g->checker) {
+    fprintf(stderr, "pp-gauntlet: --sandbox needs --checker\n");
     return usage(argv[0]);
   }
   if (g->checker && (g->count != 1 || g->mutant)) {

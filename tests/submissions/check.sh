@@ -16,6 +16,8 @@
 # whose first paragraph says what the sample does. Expectation file lines:
 #   lab LAB                  the lab the sample targets (graded alone: --labs)
 #   from solutions|labs      the file the patch applies to, or that is taken as is
+#   from sample              the sample's own <file> (a hostile file that is no
+#                            lab code), taken as is
 #   pack folder|zip|tgz      how it is handed in (default folder); an archive
 #                            holds one top-level folder
 #   layout flat|lab|labs     <file>, <lab>/<file> or labs/<lab>/<file> (default flat)
@@ -28,6 +30,13 @@
 #   expect PATTERN STATUS    the status of the tests matching PATTERN (a shell
 #                            glob); the first matching line wins; every test
 #                            needs one, and a pattern without * must name a test
+#   within SECONDS           the grading must end within SECONDS
+#   no-process NAME          no process named NAME is left once grading ends
+# A hostile sample's file may name, and check.sh then fills in: @SECRET@, a
+# file outside the tree holding a random word that must appear nowhere in the
+# grading's output folder; @MARKER@, a path outside the output folder that
+# must not exist once grading ends; @OUT@, the grading's output folder (which
+# it must not be able to write: its statuses show whether it did).
 # Without a GPU, a GPU test (any but <lab>.build and <lab>.symbols) may report
 # skip instead of its expected status; with a GPU it must match exactly. And
 # without a GPU, a submission with a lab that built is ungraded: grading/grade
@@ -66,6 +75,7 @@ make_submission() {
   fi
   file=$(basename "$1")
   source=$tree/$from/$lab/$file
+  [ "$from" != sample ] || source=$sample/$file
   [ -f "$source" ] || fail "$expected: 'from $from': no $source"
   case ${pack:-folder} in
     folder) folder=$dest/$id ;;
@@ -86,6 +96,10 @@ make_submission() {
   else
     cp "$source" "$target" || fail "cannot copy $source"
   fi
+  # A hostile sample's places (see the top), under the sample's work folder.
+  places=$(dirname "$dest")
+  sed -i -e "s|@SECRET@|$places/secret.txt|g" -e "s|@MARKER@|$places/marker|g" \
+    -e "s|@OUT@|$places/out|g" "$target" || fail "cannot fill in $target"
   key "$expected" add | while IFS= read -r extra; do
     mkdir -p "$(dirname "$folder/$extra")"
     echo "not a lab file" > "$folder/$extra"
@@ -227,10 +241,24 @@ check_sample() {
     chmod +x "$work/bin/flock"
     lock=$work/gpu.lock
   fi
+  secret=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+  echo "$secret" > "$work/secret.txt"
+  within=$(key "$expected" within)
   echo "grading $submission $*"
-  PATH=$work/bin:$PATH PP_GRADE_GPU_LOCK=$lock "$tree/grading/grade" "$submission" "$work/out" "$@" \
-    > "$work/grade.log" 2>&1
+  started=$(date +%s)
+  PATH=$work/bin:$PATH PP_GRADE_GPU_LOCK=$lock timeout -k 10 "${within:-3600}" \
+    "$tree/grading/grade" "$submission" "$work/out" "$@" > "$work/grade.log" 2>&1
   rc=$?
+  case $rc in
+    124 | 137) fail "grading did not end within ${within:-3600} s (it took $(($(date +%s) - started)) s)" ;;
+  esac
+  # Nothing of the submission may outlive it, nor leave the sandbox's view.
+  for name in $(key "$expected" no-process); do
+    ! pgrep -x "$name" > /dev/null || fail "a process named $name outlived the grading: $(pgrep -ax "$name")"
+  done
+  [ ! -e "$work/marker" ] || fail "the submission wrote $work/marker, outside its sandbox"
+  ! grep -rqF "$secret" "$work/out" ||
+    fail "the secret file's word is in $(grep -rlF "$secret" "$work/out" | head -3 | tr '\n' ' ')"
   [ -s "$work/out/results/tests.tsv" ] || { tail -40 "$work/grade.log" >&2; fail "grading/grade failed (exit $rc): $work/grade.log"; }
   want=$(want_exit "$work/out")
   [ $rc -eq "$want" ] || { tail -40 "$work/grade.log" >&2; fail "grading/grade exited $rc, want $want: $work/grade.log"; }
