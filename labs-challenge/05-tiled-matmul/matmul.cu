@@ -645,7 +645,8 @@ __device__ __forceinline__ void matmul_v6_body(const float *a, const float *b, f
   // closes one group per step with commit_copies(), the steps past the end
   // included (empty groups). No thread may write a stage that another still
   // reads. Fragments by load_warp_fragments(), products by
-  // warp_outer_product().
+  // warp_outer_product(). The helpers take the tile's shape G as a template
+  // argument that the compiler cannot deduce: write load_a_tile<G>(...).
   // Delete the next line when you write TODO 6: it only stops unused-variable warnings.
   (void)&a_tiles, (void)&b_tiles, (void)&a_frag, (void)&b_frag, (void)&a_part, (void)&steps, (void)&lda;
 #pragma unroll
