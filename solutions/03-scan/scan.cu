@@ -363,9 +363,9 @@ __global__ void scan_v4_kernel(const T *in, T *out, size_t n, int section, int e
 // registers, the work-efficient sequential scan again. The thread totals are
 // scanned within each warp by register shuffles (Kogge-Stone on 32 lanes:
 // five steps, no shared memory, no barrier), the warp totals by the first
-// warp, and each thread then writes its elements' prefixes. Global memory is still read and written in coalesced stripes;
-// shared memory (padded as in v4) turns the stripes into each thread's
-// consecutive elements and back. Four barriers per section instead of v4's 22.
+// warp, and each thread then writes its elements' prefixes. Global memory is
+// still read and written in coalesced stripes; shared memory (padded as in
+// v4) turns the stripes into each thread's consecutive elements and back. Four barriers per section instead of v4's 22.
 
 // Inclusive scan of x across the 32 lanes of a warp.
 template <typename T>

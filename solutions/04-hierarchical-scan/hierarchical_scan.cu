@@ -690,7 +690,9 @@ template <typename T> __device__ void prefetch_tile(const T *in, size_t n, size_
   // END GUIDED
   // BEGIN SOLUTION
   size_t line = threadIdx.x * (128 / sizeof(T));
-  if (start + elements <= n && line < elements) asm volatile("prefetch.global.L2 [%0];" ::"l"(__cvta_generic_to_global(in + start + line)));
+  // prefetch.global wants a global address: a C++ pointer is a generic one.
+  if (start + elements <= n && line < elements)
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(__cvta_generic_to_global(in + start + line)));
   // END SOLUTION
 }
 
