@@ -201,8 +201,9 @@ __device__ T warp_sum_shared(T *cache) {
 
 // The tree of v2 while more than 64 values are left, then the last warp: the
 // sum of cache[0, block_size) in thread 0. With block_size = blockDim.x (v4)
-// the loop stays a loop; with a compile-time block_size (v5) `#pragma unroll`
-// unrolls it completely.
+// the loop stays a loop; with a compile-time block_size (v5) the compiler
+// unrolls it completely on its own. (No `#pragma unroll` here: it would make
+// the compiler unroll v4's loop too, into guarded copies.)
 template <typename T>
 __device__ __forceinline__ T tree_then_last_warp(T *cache, unsigned block_size) {
   unsigned t = threadIdx.x;

@@ -148,9 +148,10 @@ static long long kogge_stone_additions(int section) {
 // Measured on the H100 it is slower than v1 (2.08 against 1.70 ms at 2^28 in
 // sections of 2048): saving a barrier did not pay. A step still reads and
 // writes every element in shared memory, v2 a little more than v1 (it also
-// copies the elements below the stride), and those accesses rather than the
-// barriers seem to set the pace. The handout asks you to find out with a
-// profiler.
+// copies the elements below the stride), and v2 executes 1.5x v1's
+// instructions, issued on nearly every cycle: the instructions, not the
+// barriers, set the pace (the handout's counters; its question 4 asks you to
+// find out where the extra instructions come from, with a profiler).
 
 template <typename T>
 __global__ void scan_v2_kernel(const T *in, T *out, size_t n, int section, int exclusive) {
@@ -238,15 +239,15 @@ __global__ void scan_v4_kernel(const T *in, T *out, size_t n, int section, int e
 }
 
 // ---------------------------------------------------------------------------
-// v5, warp shuffles and registers. Fewer, busier threads: each of
-// ceil(section / ITEMS) threads (a multiple of 32) takes ITEMS consecutive
-// elements and adds them up in registers, the work-efficient sequential scan
-// again. The thread totals are scanned within each warp by register shuffles
-// (Kogge-Stone on 32 lanes: five steps, no shared memory, no barrier), the
-// warp totals by the first warp, and each thread then writes its elements'
-// prefixes. Global memory is still read and written in coalesced stripes;
-// shared memory (padded as in v4) turns the stripes into each thread's
-// consecutive elements and back. Four barriers per section instead of v4's 22.
+// v5, warp shuffles and registers. Fewer, busier threads: ceil(section /
+// ITEMS) of them, rounded up to whole warps (v5_threads()), each taking ITEMS
+// consecutive elements (zeros past the section) and adding them up in
+// registers, the work-efficient sequential scan again. The thread totals are
+// scanned within each warp by register shuffles (Kogge-Stone on 32 lanes:
+// five steps, no shared memory, no barrier), the warp totals by the first
+// warp, and each thread then writes its elements' prefixes. Global memory is
+// still read and written in coalesced stripes; shared memory (padded as in
+// v4) turns the stripes into each thread's consecutive elements and back. Four barriers per section instead of v4's 22.
 
 // Inclusive scan of x across the 32 lanes of a warp.
 template <typename T>

@@ -412,12 +412,13 @@ __global__ void __launch_bounds__(THREADS) matmul_v5_any_kernel(const float *a, 
 //   in v5. The steps are V6_BK = 16 long, so the one barrier per step comes
 //   every 2048 FMAs of a thread: at a barrier the SM's 8 warps, only 2 per
 //   scheduler, wait for the slowest. (Steps of 32, 4 stages, and with
-//   cp.async copies of A steps of 8, all measured slower.) The stages take
-//   74.5 KB, past the 48 KB a block gets unasked: they live in dynamic shared
-//   memory (v6_shared_bytes()), which the launcher allows the kernel first.
-//   A GPU of compute capability 7.5 (a T4) gives a block at most 64 KB:
-//   there v6 runs with 2 stages (49.7 KB), one step ahead. The number of
-//   stages is a template parameter, STAGES, of the kernel.
+//   cp.async copies of A steps of 8, all measured slower.) The three stages
+//   of the large tile take 72.75 KiB (74,496 bytes), past the 48 KiB a block
+//   gets unasked: they live in dynamic shared memory (v6_shared_bytes()),
+//   which the launcher allows the kernel first. A GPU of compute capability
+//   7.5 (a T4) gives a block at most 64 KiB: there v6 runs with 2 stages
+//   (48.5 KiB, 49,664 bytes), one step ahead. The number of stages is a
+//   template parameter, STAGES, of the kernel.
 // The shape of the tile is a template parameter too, G (a v6_tile): the
 // launcher, at the bottom of the file, gives a C of few rows or few columns
 // a smaller tile, and splits K where the tiles are too few to fill the GPU.
@@ -645,7 +646,8 @@ __device__ __forceinline__ void matmul_v6_body(const float *a, const float *b, f
   // closes one group per step with commit_copies(), the steps past the end
   // included (empty groups). No thread may write a stage that another still
   // reads. Fragments by load_warp_fragments(), products by
-  // warp_outer_product().
+  // warp_outer_product(). The helpers take the tile's shape G as a template
+  // argument that the compiler cannot deduce: write load_a_tile<G>(...).
   // Delete the next line when you write TODO 6: it only stops unused-variable warnings.
   (void)&a_tiles, (void)&b_tiles, (void)&a_frag, (void)&b_frag, (void)&a_part, (void)&steps, (void)&lda;
 #pragma unroll

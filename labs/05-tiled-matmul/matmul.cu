@@ -102,8 +102,10 @@ __global__ void matmul_v0_kernel(const float *a, const float *b, float *c, int m
 __global__ void matmul_v1_kernel(const float *a, const float *b, float *c, int m, int n, int k) {
   int row0, col0;
   tile_origin(n, NAIVE_TILE, NAIVE_TILE, &row0, &col0);
-  // TODO 1: call naive_element() as v0 does, but with row0 + threadIdx.x / NAIVE_TILE
-  // as the row and col0 + threadIdx.x % NAIVE_TILE as the column.
+  // TODO 1: compute the same element as v0 (naive_element()) with the mapping
+  // turned round: consecutive threads take consecutive columns of one row of
+  // the block's tile, so that a warp's loads of B and stores of C are
+  // contiguous and its load of A is one broadcast.
 }
 
 // ---------------------------------------------------------------------------
@@ -124,12 +126,14 @@ __global__ void matmul_v2_kernel(const float *a, const float *b, float *c, int m
   tile_origin(n, TILE, TILE, &row0, &col0);
   int row = threadIdx.x / TILE, col = threadIdx.x % TILE;
   float sum = 0.0f;
-  // TODO 2: declare two __shared__ float arrays a_tile[TILE][TILE] and
-  // b_tile[TILE][TILE]. For p0 = 0, TILE, 2 * TILE, ... while p0 < k:
-  // load_tile() the tile of A at (row0, p0) into a_tile and the tile of B at
-  // (p0, col0) into b_tile; __syncthreads(); add a_tile[row][p] * b_tile[p][col]
-  // for p < TILE to sum; __syncthreads(). Every thread takes part in every
-  // load and barrier, also those whose element is outside C.
+  // TODO 2: leave in sum this thread's element of C, walking along K in steps
+  // of TILE: at each step the whole block copies a TILE x TILE tile of A and
+  // one of B into shared memory (load_tile()), and each thread adds its TILE
+  // products from there. The one idea is where the two barriers go: after the
+  // copies (no thread reads a tile before it is complete) and after the
+  // products (no thread overwrites a tile another still reads). Every thread
+  // takes part in every copy and barrier, also those whose element lies outside
+  // C.
   store_if_inside(c, m, n, row0 + row, col0 + col, sum);
 }
 
@@ -157,8 +161,9 @@ __global__ void matmul_v3_kernel(const float *a, const float *b, float *c, int m
     load_tile(&a_tile[0][0], V3_BM, V3_BK, a, m, k, row0, p0);
     load_tile(&b_tile[0][0], V3_BK, V3_BN, b, k, n, p0, col0);
     __syncthreads();
-    // TODO 3: for each p < V3_BK, load b_tile[p][col] into a register once,
-    // then add a_tile[row + i][p] times it to sum[i] for i < V3_TM.
+    // TODO 3: add this step's products to the thread's V3_TM sums, down a
+    // column. The idea is reuse in registers: load each value of B once per p
+    // and use it for all V3_TM rows.
     __syncthreads();
   }
   for (int i = 0; i < V3_TM; ++i) store_if_inside(c, m, n, row0 + row + i, col0 + col, sum[i]);
@@ -197,8 +202,10 @@ __global__ void __launch_bounds__(THREADS) matmul_v4_kernel(const float *a, cons
     load_tile(&a_tile[0][0], BM, BK, a, m, k, row0, p0);
     load_tile(&b_tile[0][0], BK, BN, b, k, n, p0, col0);
     __syncthreads();
-    // TODO 4: for each p < BK, load a_tile[row + i][p] (i < TM) into an array
-    // a_frag and b_tile[p][col + j] (j < TN) into b_frag, then outer_product().
+    // TODO 4: add this step's products to the thread's TM x TN sums. The idea
+    // is the outer product: for each p, bring the thread's TM values of A and
+    // TN values of B into registers (a_frag, b_frag), then outer_product()
+    // multiplies every pair.
     __syncthreads();
   }
   for (int i = 0; i < TM; ++i)
@@ -283,18 +290,19 @@ __device__ void store4_if_inside(float *c, int m, int n, int row, int col, float
 __device__ void load_tiles_to_registers(const float *a, const float *b, int m, int n, int k, int row0,
                                         int col0, int p0, bool aligned, float4 a_part[A_LOADS],
                                         float4 b_part[B_LOADS]) {
-  // TODO 5a: for l < A_LOADS, f = threadIdx.x + l * THREADS: a_part[l] =
-  // load_a4() at row row0 + (row of f in the tile), column p0 + (column of f);
-  // likewise b_part[l] = load_b4() at row p0 + ..., column col0 + ....
+  // TODO 5a: fill a_part and b_part with this thread's float4s of the step's
+  // tiles, numbered and assigned as the comment above says (f = threadIdx.x,
+  // then f + THREADS, ...), loaded from their place in the matrices with
+  // load_a4() and load_b4().
 }
 
 // Stores them in shared memory: A transposed, a_tile[p][row], and B as it is.
 __device__ void store_tiles(float (*a_tile)[BM + PAD], float (*b_tile)[BN], const float4 a_part[A_LOADS],
                             const float4 b_part[B_LOADS]) {
-  // TODO 5b: for the same f as in TODO 5a: the four floats of a_part[l] go to
-  // a_tile[p + 0 .. 3][row], where (row, p) is the place of float4 f in the
-  // tile of A; b_part[l] goes as one float4 to &b_tile[row][col], its place
-  // in the tile of B.
+  // TODO 5b: store the float4s of TODO 5a into the shared tiles, at the same
+  // places: B as it is, one float4 store; A transposed (element (row, p) of the
+  // tile at a_tile[p][row]), so that TODO 5c can read A's fragments as float4s
+  // too.
 }
 
 // The thread's TM values of A and TN values of B for step p. Its quadrant s
@@ -303,8 +311,9 @@ __device__ void store_tiles(float (*a_tile)[BM + PAD], float (*b_tile)[BN], cons
 __device__ void load_fragments(float a_frag[TM], float b_frag[TN], const float (*a_tile)[BM + PAD],
                                const float (*b_tile)[BN], int p, int row, int row_stride, int col,
                                int col_stride) {
-  // TODO 5c: for s < TM / QUADRANT, copy the float4 at &a_tile[p][row + s * row_stride]
-  // to a_frag[4 s .. 4 s + 3]; the same for b_frag from b_tile[p], col, col_stride.
+  // TODO 5c: fill a_frag and b_frag with the thread's values for step p: four
+  // float4 loads from shared memory, one per quadrant, at the rows and columns
+  // the comment above gives.
 }
 
 // Multiplies the tiles in shared memory into the thread's block of C.
@@ -397,12 +406,13 @@ __global__ void __launch_bounds__(THREADS) matmul_v5_any_kernel(const float *a, 
 //   in v5. The steps are V6_BK = 16 long, so the one barrier per step comes
 //   every 2048 FMAs of a thread: at a barrier the SM's 8 warps, only 2 per
 //   scheduler, wait for the slowest. (Steps of 32, 4 stages, and with
-//   cp.async copies of A steps of 8, all measured slower.) The stages take
-//   74.5 KB, past the 48 KB a block gets unasked: they live in dynamic shared
-//   memory (v6_shared_bytes()), which the launcher allows the kernel first.
-//   A GPU of compute capability 7.5 (a T4) gives a block at most 64 KB:
-//   there v6 runs with 2 stages (49.7 KB), one step ahead. The number of
-//   stages is a template parameter, STAGES, of the kernel.
+//   cp.async copies of A steps of 8, all measured slower.) The three stages
+//   of the large tile take 72.75 KiB (74,496 bytes), past the 48 KiB a block
+//   gets unasked: they live in dynamic shared memory (v6_shared_bytes()),
+//   which the launcher allows the kernel first. A GPU of compute capability
+//   7.5 (a T4) gives a block at most 64 KiB: there v6 runs with 2 stages
+//   (48.5 KiB, 49,664 bytes), one step ahead. The number of stages is a
+//   template parameter, STAGES, of the kernel.
 // The shape of the tile is a template parameter too, G (a v6_tile): the
 // launcher, at the bottom of the file, gives a C of few rows or few columns
 // a smaller tile, and splits K where the tiles are too few to fill the GPU.
@@ -618,19 +628,20 @@ __device__ __forceinline__ void matmul_v6_body(const float *a, const float *b, f
   float4 a_part[G::A_COPIES];  // A of step `next`, stored into its stage at the end of the step
   int steps = (k + V6_BK - 1) / V6_BK;
   if constexpr (SPLIT) steps = min(steps, split_steps);
-  // TODO 6: (a) Fill the first STAGES - 1 stages: for s < STAGES - 1,
-  // if s < steps, load_a_tile() of step s (p0 = s * V6_BK) and store_a_tile()
-  // it into stage s, and copy_b_tile_async() step s into stage s; then
-  // commit_copies(), also when there was nothing to copy (every step closes
-  // one group, so that the count of groups in flight is the same at every
-  // step). (b) For each step: wait_for_stage(). If there is a step
-  // next = step + STAGES - 1, load_a_tile() it into a_part and
-  // copy_b_tile_async() it into its stage next % STAGES (that of
-  // step - 1: free, since every thread finished reading it before this
-  // barrier); commit_copies() in any case. Then for each p < V6_BK,
-  // load_warp_fragments() of p from this step's stage and
-  // warp_outer_product() them. Last, if there is a step next,
-  // store_a_tile() a_part into its stage.
+  // TODO 6: accumulate into acc this thread's block of C through a pipeline of
+  // STAGES stages: while one step is multiplied, the copies of the next
+  // STAGES - 1 steps are in flight. Before the loop, fill the first STAGES - 1
+  // stages. In each step, after the barrier wait_for_stage<STAGES>(): start the
+  // step STAGES - 1 ahead (A into a_part by load_a_tile(), B by
+  // copy_b_tile_async()) into the stage the previous step used, which every
+  // thread has finished reading; multiply this step's stage
+  // (load_warp_fragments() and warp_outer_product() for each p); at the end,
+  // store_a_tile() a_part into its stage. wait_for_stage() counts groups of
+  // copies, so every thread closes one group per step with commit_copies(),
+  // even an empty one. The helpers take the tile's shape G as a template
+  // argument that the compiler cannot deduce: write load_a_tile<G>(...),
+  // store_a_tile<G>(...), copy_b_tile_async<G>(...) and
+  // load_warp_fragments<G>(...).
   // Delete the next line when you write TODO 6: it only stops unused-variable warnings.
   (void)&a_tiles, (void)&b_tiles, (void)&a_frag, (void)&b_frag, (void)&a_part, (void)&steps, (void)&lda;
 #pragma unroll

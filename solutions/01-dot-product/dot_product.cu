@@ -113,10 +113,11 @@ __device__ float block_sum_interleaved(float x) {
   // shows.
   // END CHALLENGE
   // BEGIN GUIDED
-  // TODO 1: add cache[] up as a tree with interleaved addressing. In the step
-  // with stride s = 1, 2, 4, ..., BLOCK / 2, each thread whose index is a
-  // multiple of 2s adds cache[t + s] into cache[t]. Every step must finish in
-  // all threads before the next one reads: __syncthreads() after each step.
+  // TODO 1: leave the block's sum in cache[0] by a tree with interleaved
+  // addressing: in each step the distance between the partial sums added
+  // doubles, and the step is done by the threads whose index is a multiple of
+  // twice that distance. Every step must finish in all threads before the next
+  // one reads: a barrier after each step.
   // END GUIDED
   // BEGIN SOLUTION
   for (int stride = 1; stride < BLOCK; stride *= 2) {
@@ -154,9 +155,11 @@ __device__ float thread_sum_kahan(const float *a, const float *b, size_t n) {
   // are size_t: the large test has n = 2^32 + 3.
   // END CHALLENGE
   // BEGIN GUIDED
-  // TODO 2: for k = 0 .. ITEMS-1, take i = first + k * BLOCK; when i < n add
-  // a[i] * b[i] to sum with Kahan summation: keep a compensation c (starting
-  // at 0), y = product - c, t = sum + y, c = (t - sum) - y, sum = t.
+  // TODO 2: return this thread's sum of its ITEMS products, elements first,
+  // first + BLOCK, ... (consecutive threads read consecutive elements:
+  // coalesced), skipping every i >= n without reading it. The idea is Kahan's
+  // compensated summation: carry the rounding error of each addition in a
+  // second variable and subtract it from the next term.
   // END GUIDED
   // BEGIN SOLUTION
   //> // Delete the next line when you write TODO 2: it only stops unused-variable warnings.
@@ -202,10 +205,11 @@ __device__ float block_sum_sequential(float x) {
   // only.
   // END CHALLENGE
   // BEGIN GUIDED
-  // TODO 3: add cache[] up with sequential addressing: for s = blockDim.x / 2
-  // down to 1, threads with index t < s add cache[t + s] into cache[t];
-  // __syncthreads() after each step. (Use blockDim.x here, a run-time value;
-  // v4 shows what a compile-time one buys.)
+  // TODO 3: the same tree with sequential addressing: each step folds the upper
+  // half of the live partial sums onto the lower half, so the working threads
+  // are the first ones and whole warps go idle together. Take the first stride
+  // from blockDim.x, a run-time value (v4 shows what a compile-time one buys).
+  // A barrier after each step.
   // END GUIDED
   // BEGIN SOLUTION
   for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
@@ -236,8 +240,9 @@ __device__ float block_sum_unrolled(float x) {
   // no loop counter and no compare-and-branch left per step.
   // END CHALLENGE
   // BEGIN GUIDED
-  // TODO 4: the tree of v3 with the compile-time BLOCK for the first stride,
-  // and `#pragma unroll` on the loop so that it is fully unrolled.
+  // TODO 4: v3's tree with a trip count the compiler knows: the first stride
+  // from the compile-time BLOCK, and the loop fully unrolled (#pragma unroll),
+  // so that no loop counter and no compare-and-branch are left per step.
   // END GUIDED
   // BEGIN SOLUTION
 #pragma unroll
@@ -273,7 +278,9 @@ __device__ float warp_sum(float x) {
   // no shared memory, no barrier. All 32 lanes call it together (full mask).
   // END CHALLENGE
   // BEGIN GUIDED
-  // TODO 5a: for offset = 16, 8, 4, 2, 1: x += __shfl_down_sync(FULL_MASK, x, offset).
+  // TODO 5a: return the warp's sum in lane 0, through registers only: at each
+  // of five steps, __shfl_down_sync() hands each lane the x of the lane
+  // `offset` above it; start at offset 16 and halve it.
   // END GUIDED
   // BEGIN SOLUTION
 #pragma unroll
@@ -296,8 +303,10 @@ __device__ float block_sum_warp(float x) {
   // lanes of a warp need not run in lockstep.
   // END CHALLENGE
   // BEGIN GUIDED
-  // TODO 5b: the unrolled tree of v4 while the stride is at least 64; then the
-  // first warp takes cache[t] + cache[t + 32] and finishes with warp_sum().
+  // TODO 5b: return the block's sum in thread 0: v4's unrolled tree only while
+  // more than 64 partial sums are live; then the first warp alone adds the last
+  // 64 with no block barrier: one read of shared memory per lane (the stride-32
+  // step) and warp_sum().
   // END GUIDED
   // BEGIN SOLUTION
   //> // Delete the next line when you write TODO 5b: it only stops unused-variable warnings.
@@ -359,15 +368,14 @@ __global__ void dot_v6_kernel(const float *a, const float *b, size_t n, float *p
   // __syncthreads(). No atomics. size_t indices: n reaches 2^32 + 3.
   // END CHALLENGE
   // BEGIN GUIDED
-  // TODO 6: (a) Grid-stride over the float4s: i = first, first + stride, ...
-  // While i + (V6_UNROLL - 1) * stride < n4, load a4[i + k * stride] and
-  // b4[i + k * stride] for k < V6_UNROLL into arrays first, then accumulate4()
-  // them, and advance i by V6_UNROLL * stride; finish the remaining i < n4 one
-  // at a time. Add the four lanes of the accumulator into sum. (b) The last
-  // n % 4 elements: the thread with first < n - 4 * n4 adds
-  // a[4 * n4 + first] * b[4 * n4 + first]. (c) sum = warp_sum(sum); lane 0 of
-  // each warp stores it in warp_sums[warp]; __syncthreads(); warp 0 adds the
-  // BLOCK / 32 warp sums with warp_sum() (lanes past BLOCK / 32 add 0).
+  // TODO 6: leave in thread 0's sum this block's part of the dot product, for
+  // whatever grid the launcher chose. (a) A grid-stride loop over the float4s
+  // (stride: the whole grid's threads); the idea is several loads in flight:
+  // each turn issues V6_UNROLL independent pairs of loads into arrays before
+  // adding any (accumulate4()), and the float4s left over go one per turn. (b)
+  // The n % 4 elements after the last whole float4, one per thread. (c) The
+  // block's sum by warp shuffles: warp_sum() in every warp, the warp sums
+  // handed to warp 0 through warp_sums[] across one barrier.
   // END GUIDED
   // BEGIN SOLUTION
   //> // Delete the next line when you write TODO 6: it only stops unused-variable warnings.

@@ -116,10 +116,10 @@ __device__ T block_sum_strided(T x) {
   // The grader demands the exact sum on int data.
   // END CHALLENGE
   // BEGIN GUIDED
-  // TODO 1: the tree of v0, with the work given to the first threads. In the
-  // step with stride s = 1, 2, 4, ..., thread t takes index = 2 * s * t and,
-  // if index < blockDim.x, adds cache[index + s] into cache[index];
-  // __syncthreads() after each step.
+  // TODO 1: leave the block's sum in cache[0] by v0's tree (the same pairs,
+  // added in the same steps), but hand each step's pairs to the first threads:
+  // thread t takes the t-th pair of the step, so no `%` is needed and whole
+  // warps fall idle together. A barrier after every step.
   // END GUIDED
   // BEGIN SOLUTION
   for (unsigned s = 1; s < blockDim.x; s *= 2) {
@@ -158,8 +158,11 @@ __device__ T block_sum_sequential(T x) {
   // only.
   // END CHALLENGE
   // BEGIN GUIDED
-  // TODO 2: for s = blockDim.x / 2 down to 1, halving: threads with t < s add
-  // cache[t + s] into cache[t]; __syncthreads() after each step.
+  // TODO 2: the same result by sequential addressing: each step folds the upper
+  // half of the live partial sums onto the lower half, the stride starting at
+  // half the block and halving. The working threads are then the first ones,
+  // and a warp's 32 reads fall in 32 different banks. A barrier after every
+  // step.
   // END GUIDED
   // BEGIN SOLUTION
   for (unsigned s = blockDim.x / 2; s > 0; s /= 2) {
@@ -194,9 +197,11 @@ __device__ T pair_sum(const T *in, size_t n, unsigned block_size) {
   // 0 and are never read (element()). size_t indices: n reaches 2^32 + 3.
   // END CHALLENGE
   // BEGIN GUIDED
-  // TODO 3: i = blockIdx.x * 2 * block_size + threadIdx.x, computed in size_t
-  // (n may pass 2^32); return element i plus element i + block_size, each 0
-  // past the end (element()).
+  // TODO 3: return the sum of this thread's two elements of block b's range,
+  // [2 b B, 2 (b + 1) B) with B = block_size: one in each half of the range, so
+  // that both loads are coalesced. Compute the index in size_t:
+  // `blockIdx.x * 2 * block_size` passes 2^32 at 2^32 + 3 elements (the .large
+  // test). Elements at or past n count as 0 (element()).
   // END GUIDED
   // BEGIN SOLUTION
   size_t i = blockIdx.x * (2 * (size_t)block_size) + threadIdx.x;
@@ -237,9 +242,11 @@ __device__ T warp_sum_shared(T *cache) {
   // nor overwrite one that another lane has yet to read: racecheck runs.
   // END CHALLENGE
   // BEGIN GUIDED
-  // TODO 4a: for offset = 16, 8, 4, 2, 1: store x in cache[t]; __syncwarp();
-  // add cache[t + offset] to x; __syncwarp() (so that no lane overwrites a
-  // value that another lane has yet to read).
+  // TODO 4a: finish the tree in the first warp: x holds cache[t] +
+  // cache[t + 32], and five more halving steps through cache[] leave the sum in
+  // lane 0. The lanes of a warp need not run in lockstep: between a lane's
+  // store and another lane's read of it, and between that read and the next
+  // store, put a __syncwarp().
   // END GUIDED
   // BEGIN SOLUTION
 #pragma unroll
@@ -255,8 +262,9 @@ __device__ T warp_sum_shared(T *cache) {
 
 // The tree of v2 while more than 64 values are left, then the last warp: the
 // sum of cache[0, block_size) in thread 0. With block_size = blockDim.x (v4)
-// the loop stays a loop; with a compile-time block_size (v5) `#pragma unroll`
-// unrolls it completely.
+// the loop stays a loop; with a compile-time block_size (v5) the compiler
+// unrolls it completely on its own. (No `#pragma unroll` here: it would make
+// the compiler unroll v4's loop too, into guarded copies.)
 template <typename T>
 __device__ __forceinline__ T tree_then_last_warp(T *cache, unsigned block_size) {
   unsigned t = threadIdx.x;
@@ -269,8 +277,10 @@ __device__ __forceinline__ T tree_then_last_warp(T *cache, unsigned block_size) 
   // unroll completely.
   // END CHALLENGE
   // BEGIN GUIDED
-  // TODO 4b: v2's steps while s > 32, then the threads t < 32 return
-  // warp_sum_shared(cache); the others return anything (cache[t]).
+  // TODO 4b: return the block's sum in thread 0 (the other threads return
+  // cache[t]): v2's block-wide steps only while more than 64 partial sums are
+  // live, then the first warp, all 32 of its threads, finishes in
+  // warp_sum_shared().
   // END GUIDED
   // BEGIN SOLUTION
   for (unsigned s = block_size / 2; s > 32; s /= 2) {
@@ -317,8 +327,10 @@ __device__ T block_sum_unrolled(T x) {
   // instead of blockDim.x, so that the compiler unrolls the tree completely.
   // END CHALLENGE
   // BEGIN GUIDED
-  // TODO 5: return the tree of v4 with the compile-time BLOCK_SIZE in place
-  // of blockDim.x.
+  // TODO 5: return the block's sum in thread 0 by v4's tree
+  // (tree_then_last_warp()), with the compile-time BLOCK_SIZE as the block size
+  // instead of blockDim.x: knowing the number of steps, the compiler unrolls
+  // the loop completely.
   // END GUIDED
   // BEGIN SOLUTION
   return tree_then_last_warp(cache, BLOCK_SIZE);
@@ -357,9 +369,11 @@ __device__ T cascade_sum(const T *in, size_t n) {
   // at or past n is read. size_t indices: n reaches 2^32 + 3.
   // END CHALLENGE
   // BEGIN GUIDED
-  // TODO 6: i starts at blockIdx.x * 2 * BLOCK + threadIdx.x (size_t) and
-  // advances by the grid stride 2 * BLOCK * gridDim.x while i < n; each turn
-  // adds in[i] and element i + BLOCK (0 past the end) to sum.
+  // TODO 6: return the sum of this thread's share of in[0, n): a grid-stride
+  // loop that starts at this thread's pair of v3 and advances by the whole grid
+  // (2 * BLOCK * gridDim.x elements), adding a pair BLOCK apart at each turn.
+  // Every element is then added by exactly one thread, and the loads stay
+  // coalesced. size_t indices; nothing at or past n is read.
   // END GUIDED
   // BEGIN SOLUTION
   size_t stride = 2 * (size_t)BLOCK * gridDim.x;
@@ -440,13 +454,13 @@ __device__ T vector_sum(const T *__restrict__ in, size_t n) {
   // a time.
   // END CHALLENGE
   // BEGIN GUIDED
-  // TODO 7a: keep four sums in a vec4<T> acc (zero). Grid-stride over the
-  // whole tiles: t = blockIdx.x, blockIdx.x + gridDim.x, ... < tiles; in
-  // each, load in4[t * tile + k * BLOCK + threadIdx.x] for k < V7_UNROLL
-  // into an array first, then add4() them. Then add the vectors after the
-  // last whole tile, i = tiles * tile + first, in steps of gridDim.x * BLOCK
-  // while i < n4. sum = the four lanes of acc. Then the thread with
-  // first < n - 4 * n4 adds in[4 * n4 + first].
+  // TODO 7a: return this thread's share of in[0, n), read as 16-byte vec4<T>
+  // through in4. The idea: have several loads in flight at once. In each whole
+  // tile (tiles go to blocks by a grid-stride loop), load all V7_UNROLL of the
+  // thread's vectors, BLOCK apart, into an array before adding any of them,
+  // into the four independent sums of a vec4<T> acc (add4()). Then the vectors
+  // after the last whole tile, and the n % 4 elements after the last whole
+  // vector, one per thread.
   // END GUIDED
   // BEGIN SOLUTION
   //> // Delete the next line when you write TODO 7a: it only stops unused-variable warnings.
@@ -476,7 +490,9 @@ __device__ T warp_sum(T x) {
   // no shared memory, no barrier. All 32 lanes call it together (full mask).
   // END CHALLENGE
   // BEGIN GUIDED
-  // TODO 7b: for offset = 16, 8, 4, 2, 1: x += __shfl_down_sync(FULL_MASK, x, offset).
+  // TODO 7b: return the warp's sum in lane 0, through registers only: at each
+  // of five steps, __shfl_down_sync() hands each lane the x of the lane
+  // `offset` above it; start at offset 16 and halve it.
   // END GUIDED
   // BEGIN SOLUTION
 #pragma unroll
@@ -521,14 +537,15 @@ __global__ void reduce_v7(const T *__restrict__ in, size_t n, T *partials, T *re
   // synchronization.
   // END CHALLENGE
   // BEGIN GUIDED
-  // TODO 7c: thread 0 stores sum in partials[blockIdx.x], then
-  // __threadfence(), then takes a ticket: atomicAdd(&v7_blocks_done, 1); the
-  // block whose ticket is gridDim.x - 1 is the last. Tell the block through
-  // `last` and __syncthreads(). The last block's threads add partials[j] for
-  // j = threadIdx.x, threadIdx.x + blockDim.x, ... < gridDim.x (read them with
-  // __ldcg(), from L2: this SM's L1 cache is not kept coherent with the
-  // others' writes), then block_sum_shuffle(); its thread 0 writes *result
-  // and resets v7_blocks_done to 0.
+  // TODO 7c: finish the sum in this launch: every block's thread 0 stores its
+  // partial sum in partials[blockIdx.x], and the last block to finish adds them
+  // all (block_sum_shuffle()), writes *result, and sets v7_blocks_done back to
+  // 0 for the next launch. The idea is a ticket: atomicAdd() on v7_blocks_done;
+  // the block that draws gridDim.x - 1 knows every other partial sum is stored,
+  // if each block orders its store before its ticket for the whole GPU
+  // (__threadfence() between the two). `last` and a barrier tell the whole
+  // block. The last block reads the partial sums from L2 with __ldcg(): the L1
+  // caches of different SMs are not kept coherent.
   // END GUIDED
   // BEGIN SOLUTION
   //> // Delete the next line when you write TODO 7c: it only stops unused-variable warnings.

@@ -130,14 +130,15 @@ __global__ void scan_v1_kernel(const T *in, T *out, size_t n, int section, int e
   // elements it owns.
   // END CHALLENGE
   // BEGIN GUIDED
-  // TODO 1a: the Kogge-Stone steps, in place in xy. For stride = 1, 2, 4, ...
-  // while stride < section: __syncthreads() (the previous step is written);
-  // each thread reads, for its two elements p = threadIdx.x and
-  // p = threadIdx.x + blockDim.x, the addend xy[p - stride] into a register
-  // (only where p >= stride); __syncthreads() (every read is done before any
-  // write); then adds the addends into xy[p] for the p with stride <= p <
-  // section. Without the second barrier a thread may read a neighbour's
-  // element that was already updated in this step.
+  // TODO 1a: turn xy[0, section) into its inclusive scan in place by
+  // Kogge-Stone's steps: in the step with stride s = 1, 2, 4, ..., every
+  // element p >= s adds the element s places to its left, the value it had
+  // before this step. Each thread owns its two elements p = threadIdx.x and p +
+  // blockDim.x (those below section). The one idea: in place, a thread could
+  // read a neighbour that another thread has already updated in this step, so
+  // every step reads its addends into registers, waits at a barrier, and only
+  // then writes; and it starts with a barrier, so that the previous step's
+  // writes are done.
   // END GUIDED
   // BEGIN SOLUTION
   for (int stride = 1; stride < section; stride *= 2) {
@@ -168,8 +169,8 @@ static long long kogge_stone_additions(int section) {
   // handout's table.
   // END CHALLENGE
   // BEGIN GUIDED
-  // TODO 1b: the additions of your steps for a whole section: in the step
-  // with stride s, the elements s .. section - 1 each do one.
+  // TODO 1b: return the number of additions your steps do for a section of
+  // `section` elements: count, step by step, the elements that add something.
   // END GUIDED
   // BEGIN SOLUTION
   long long additions = 0;
@@ -188,9 +189,10 @@ static long long kogge_stone_additions(int section) {
 // Measured on the H100 it is slower than v1 (2.08 against 1.70 ms at 2^28 in
 // sections of 2048): saving a barrier did not pay. A step still reads and
 // writes every element in shared memory, v2 a little more than v1 (it also
-// copies the elements below the stride), and those accesses rather than the
-// barriers seem to set the pace. The handout asks you to find out with a
-// profiler.
+// copies the elements below the stride), and v2 executes 1.5x v1's
+// instructions, issued on nearly every cycle: the instructions, not the
+// barriers, set the pace (the handout's counters; its question 4 asks you to
+// find out where the extra instructions come from, with a profiler).
 
 template <typename T>
 __global__ void scan_v2_kernel(const T *in, T *out, size_t n, int section, int exclusive) {
@@ -206,10 +208,12 @@ __global__ void scan_v2_kernel(const T *in, T *out, size_t n, int section, int e
   // that buffer). load_section() filled buffer[0] and ends without a barrier.
   // END CHALLENGE
   // BEGIN GUIDED
-  // TODO 2: for stride = 1, 2, 4, ... while stride < section: __syncthreads();
-  // from = buffer[current], to = buffer[1 - current]; for each of the
-  // thread's two elements p < section, to[p] = from[p] + from[p - stride] if
-  // p >= stride, else to[p] = from[p]; then current = 1 - current.
+  // TODO 2: the same steps with two buffers, buffer[0] and buffer[1]: each step
+  // reads one and writes the other, so that no element is read and written in
+  // the same step, and one barrier per step is enough. Every element is written
+  // at every step: those below the stride are copied across unchanged, or the
+  // next step reads stale values. Swap the roles after each step; the final
+  // scan must end up where the kernel's store reads it.
   // END GUIDED
   // BEGIN SOLUTION
   for (int stride = 1; stride < section; stride *= 2) {
@@ -257,13 +261,18 @@ __device__ void brent_kung_tree(T *xy, int section, bool padded) {
   // thread elements that others wrote.
   // END CHALLENGE
   // BEGIN GUIDED
-  // TODO 3a: (1) reduction: for stride = 1, 2, 4, ... while stride < section:
-  // __syncthreads(); index = (threadIdx.x + 1) * 2 * stride - 1; if index <
-  // section, xy[index] += xy[index - stride]. (2) distribution: stride starts
-  // at a quarter of the first power of two >= section (the value the
-  // reduction loop ends with, / 4) and halves down to 1: __syncthreads();
-  // same index; if index + stride < section, xy[index + stride] += xy[index].
-  // (3) __syncthreads(). Write every shared-memory index i as slot(i, padded).
+  // TODO 3a: Brent-Kung's two trees in place in xy, every shared index i
+  // written slot(i, padded). Reduction: with strides 1, 2, 4, ..., the element
+  // at the end of each block of 2 stride elements adds the one `stride` before
+  // it. The idea that keeps the working threads contiguous: thread t handles
+  // the t-th block of the step, whose last element is (t + 1) * 2 * stride - 1,
+  // in both trees. Distribution: strides from large to 1, that element adds
+  // into the one `stride` after it (if inside the section). Start the
+  // distribution at a quarter of the first power of two >= section (the value
+  // the reduction's loop ends with): the trees' partial sums sit at multiples
+  // of powers of two, so section / 4 would address wrong elements whenever
+  // section is no power of two. A barrier before every step, and one at the
+  // end: the caller stores at once.
   // END GUIDED
   // BEGIN SOLUTION
   int stride;
@@ -296,9 +305,9 @@ static long long brent_kung_additions(int section) {
   // against Brent-Kung's count in the handout's table.
   // END CHALLENGE
   // BEGIN GUIDED
-  // TODO 3b: count your trees' additions for a whole section: in the
-  // reduction step with stride s, section / (2s) of them; in the
-  // distribution step, (section - s) / (2s).
+  // TODO 3b: return the number of additions your two trees do for a section of
+  // `section` elements: in each step, count the threads whose index passes the
+  // bound test.
   // END GUIDED
   // BEGIN SOLUTION
   long long additions = 0;
@@ -329,8 +338,9 @@ __device__ int padded_slot(int p) {
   // every access of the trees, so keep it to an instruction or two.
   // END CHALLENGE
   // BEGIN GUIDED
-  // TODO 4: return p plus one for every full 32 elements before it (p / 32,
-  // written as a shift). The array is PADDED_SLOTS long.
+  // TODO 4: return the slot of element p with one padding word after every 32
+  // elements, so that the trees' strided accesses spread over the 32 banks. The
+  // array is PADDED_SLOTS long.
   // END GUIDED
   // BEGIN SOLUTION
   return p + (p >> 5);
@@ -347,15 +357,15 @@ __global__ void scan_v4_kernel(const T *in, T *out, size_t n, int section, int e
 }
 
 // ---------------------------------------------------------------------------
-// v5, warp shuffles and registers. Fewer, busier threads: each of
-// ceil(section / ITEMS) threads (a multiple of 32) takes ITEMS consecutive
-// elements and adds them up in registers, the work-efficient sequential scan
-// again. The thread totals are scanned within each warp by register shuffles
-// (Kogge-Stone on 32 lanes: five steps, no shared memory, no barrier), the
-// warp totals by the first warp, and each thread then writes its elements'
-// prefixes. Global memory is still read and written in coalesced stripes;
-// shared memory (padded as in v4) turns the stripes into each thread's
-// consecutive elements and back. Four barriers per section instead of v4's 22.
+// v5, warp shuffles and registers. Fewer, busier threads: ceil(section /
+// ITEMS) of them, rounded up to whole warps (v5_threads()), each taking ITEMS
+// consecutive elements (zeros past the section) and adding them up in
+// registers, the work-efficient sequential scan again. The thread totals are
+// scanned within each warp by register shuffles (Kogge-Stone on 32 lanes:
+// five steps, no shared memory, no barrier), the warp totals by the first
+// warp, and each thread then writes its elements' prefixes. Global memory is
+// still read and written in coalesced stripes; shared memory (padded as in
+// v4) turns the stripes into each thread's consecutive elements and back. Four barriers per section instead of v4's 22.
 
 // Inclusive scan of x across the 32 lanes of a warp.
 template <typename T>
@@ -368,9 +378,11 @@ __device__ T warp_inclusive_scan(T x) {
   // that come from lanes below it. All 32 lanes call it together (full mask).
   // END CHALLENGE
   // BEGIN GUIDED
-  // TODO 5a: for offset = 1, 2, 4, 8, 16: y = __shfl_up_sync(FULL_MASK, x,
-  // offset); lanes with lane >= offset add y to x. (__shfl_up_sync gives
-  // lanes below offset their own x back: they must not add it.)
+  // TODO 5a: return the inclusive scan of x across the 32 lanes of the warp:
+  // Kogge-Stone through registers. __shfl_up_sync() hands each lane the x of
+  // the lane `offset` below it, for offset 1, 2, 4, 8, 16; lanes below the
+  // offset get their own x back and must not add it. All 32 lanes call this
+  // function.
   // END GUIDED
   // BEGIN SOLUTION
 #pragma unroll
@@ -413,16 +425,16 @@ __global__ void scan_v5_kernel(const T *in, T *out, size_t n, int section, int e
   // branch that leaves lanes of its warp out.
   // END CHALLENGE
   // BEGIN GUIDED
-  // TODO 5b: with lane = threadIdx.x % WARP, warp = threadIdx.x / WARP and
-  // warps = blockDim.x / WARP: (1) total = x[0] + ... + x[ITEMS - 1].
-  // (2) inclusive = warp_inclusive_scan(total); lane 31 stores it in
-  // warp_offset[warp]; __syncthreads(). (3) Warp 0 scans the warp totals:
-  // s = warp_inclusive_scan(lane < warps ? warp_offset[lane] : 0), then
-  // warp_exclusive_from_inclusive(s) in all 32 lanes (a shuffle: never inside
-  // a branch that leaves lanes out), stored back to warp_offset[lane] by lanes
-  // < warps; __syncthreads(). (4) running = warp_offset[warp] +
-  // warp_exclusive_from_inclusive(inclusive); for each k: running += x[k],
-  // staged[padded_slot(first + k)] = running. (5) __syncthreads().
+  // TODO 5b: leave the inclusive scan of the section in staged[] (element p at
+  // padded_slot(p)). Three levels, each a scan: each thread adds its ITEMS
+  // elements in registers; the warp scans its threads' totals
+  // (warp_inclusive_scan()); warp 0 scans the warp totals, handed over in
+  // warp_offset[]. Then each thread writes its prefixes, starting from the
+  // totals of the warps and of the lanes before it
+  // (warp_exclusive_from_inclusive() turns an inclusive scan into the exclusive
+  // one). A shuffle names the full mask: never call one inside a branch that
+  // leaves lanes of its warp out. A barrier wherever values pass through shared
+  // memory, and one at the end.
   // END GUIDED
   // BEGIN SOLUTION
   int lane = threadIdx.x % WARP, warp = threadIdx.x / WARP, warps = blockDim.x / WARP;
@@ -463,10 +475,11 @@ static long long warp_shuffle_additions(int section) {
   // grader checks it against the v5 row of the handout's table.
   // END CHALLENGE
   // BEGIN GUIDED
-  // TODO 5c: count v5's additions, padding zeros included: per thread ITEMS -
-  // 1 for its total, 1 for its offset and ITEMS for its prefixes; per warp
-  // 31 + 30 + 28 + 24 + 16 = 129 for the shuffle scan; and 129 more for warp
-  // 0's scan of the warp totals.
+  // TODO 5c: return v5's additions for one section, the padding zeros included
+  // (a block runs whole warps): those of each thread (its total, its offset,
+  // its prefixes) and those of each shuffle scan (one per warp, and warp 0's
+  // scan of the warp totals). In a shuffle scan, lanes below the offset add
+  // nothing.
   // END GUIDED
   // BEGIN SOLUTION
   const long long warp_scan = 31 + 30 + 28 + 24 + 16;

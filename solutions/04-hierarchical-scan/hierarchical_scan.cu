@@ -218,10 +218,11 @@ template <typename T> static void scan_recursive(const T *in, T *out, size_t n, 
   // large test 2^31. Launches only: no copy to the host, no synchronization.
   // END CHALLENGE
   // BEGIN GUIDED
-  // TODO 1: with more than one section, the sums scratch[0, sections) need
-  // their exclusive scan: call scan_recursive() on them, in place, with
-  // SCAN_EXCLUSIVE and scratch + sections for the level below. Then
-  // add_back_kernel() (one block per section) adds them to out.
+  // TODO 1: with more than one section, add to every section the sum of all
+  // sections before it. Those offsets are the exclusive scan of the section
+  // sums scratch[0, sections): a scan of any length, which is what this
+  // function does, so call it on them (in place, with scratch + sections as the
+  // next level's scratch), then add them back with add_back_kernel().
   // END GUIDED
   // BEGIN SOLUTION
   if (sections == 1) return;
@@ -254,9 +255,9 @@ template <typename T> __global__ void __launch_bounds__(BLOCK) reduce_tiles_kern
   // anywhere. The block-level helpers above may serve.
   // END CHALLENGE
   // BEGIN GUIDED
-  // TODO 2a: load this thread's two elements with load_chunk(), put their sum
-  // in pair[0], let block_exclusive_scan() compute the tile's total, and have
-  // thread 0 write it to sums[blockIdx.x].
+  // TODO 2a: write the sum of this block's tile to sums[blockIdx.x]. No new
+  // tree is needed: block_exclusive_scan() also gives the block's total, so
+  // feed it the sum of each thread's chunk (load_chunk()).
   // END GUIDED
   // BEGIN SOLUTION
   load_chunk(in, n, i, x);
@@ -280,10 +281,10 @@ static void scan_reduce_then_scan(const T *in, T *out, size_t n, scan_kind kind,
   // Traffic: the input read twice, the output written once.
   // END CHALLENGE
   // BEGIN GUIDED
-  // TODO 2b: with more than one tile, reduce_tiles_kernel() writes the tile
-  // sums to scratch[0, tiles); scan them with scan_reduce_then_scan() itself
-  // (in place, SCAN_EXCLUSIVE, scratch + tiles for the level below), and make
-  // them the offsets of the final pass.
+  // TODO 2b: with more than one tile, find each tile's offset before the final
+  // pass: reduce every tile to its sum, scan the sums exclusively by calling
+  // this function on them (in place, scratch + tiles for the level below), and
+  // pass them as the final pass's offsets.
   // END GUIDED
   // BEGIN SOLUTION
   if (tiles > 1) {
@@ -395,9 +396,10 @@ __device__ size_t take_tile(status_word *counter) {
   // see "forward progress" above.
   // END CHALLENGE
   // BEGIN GUIDED
-  // TODO 3a: thread 0 takes the next tile index with atomicAdd(counter, 1ull)
-  // and shares it with the block through a __shared__ variable; return it
-  // after a barrier. (Not blockIdx.x: see "forward progress" above.)
+  // TODO 3a: return, in every thread, the tile this block scans: the next one
+  // in the order blocks start running, drawn by one thread from the counter
+  // with one atomic operation and handed to the block through shared memory and
+  // a barrier. Not blockIdx.x: see "forward progress" above.
   // END GUIDED
   // BEGIN SOLUTION
   __shared__ size_t tile;
@@ -423,17 +425,16 @@ template <typename T> __device__ T look_back(status_word *status, size_t tile) {
   // mask.
   // END CHALLENGE
   // BEGIN GUIDED
-  // TODO 3b: lane k reads (wait_for_status) the word of tile window - k, for a
-  // window starting at tile - 1; a lane past tile 0 takes a PREFIX of 0. Keep
-  // window - k in a signed 64-bit integer (long long): as size_t, tile - 1 - k
-  // wraps around to a huge index instead of going negative. With
-  // __ballot_sync find the nearest lane holding a PREFIX: the lowest set bit,
-  // __ffs(ballot) - 1 (__ffs counts bits from 1, and gives 0 for no bit). Add
-  // the values of the lanes up to it with warp_sum() (the others add 0) into
-  // the running prefix. With no PREFIX in the window, all 32 were aggregates:
-  // move the window 32 tiles back and go on. Every lane returns the prefix.
-  // All 32 lanes of the warp must call this function together: the ballot
-  // and the shuffles name the full mask.
+  // TODO 3b: return, in every lane, the sum of the values of all tiles before
+  // `tile`. The warp reads 32 status words at once, lane k the one k tiles
+  // further back (waiting while it is INVALID); the nearest PREFIX in the
+  // window ends the look-back, and with none, all 32 were aggregates: add them
+  // and move the window 32 tiles back. Two ideas: __ballot_sync() tells every
+  // lane which lanes hold a PREFIX (the nearest is the lowest set bit; __ffs()
+  // numbers bits from 1); and a window near the start reaches below tile 0,
+  // which a size_t cannot hold: use a signed index, and let a lane before tile
+  // 0 count as a PREFIX of 0. All 32 lanes call this function: the ballot and
+  // the shuffles name the full mask.
   // END GUIDED
   // BEGIN SOLUTION
   int lane = threadIdx.x % 32;
@@ -463,12 +464,13 @@ template <typename T> __device__ T tile_prefix(status_word *status, size_t tile,
   // through shared memory after a barrier.
   // END CHALLENGE
   // BEGIN GUIDED
-  // TODO 3c: in warp 0: unless tile is 0, thread 0 publishes STATUS_AGGREGATE
-  // with the aggregate, and the whole warp looks back for the prefix (0 for
-  // tile 0): all 32 lanes call look_back(), not thread 0 alone, whose
-  // full-mask ballot and shuffles would then be undefined behaviour.
-  // Then thread 0 publishes STATUS_PREFIX with prefix + aggregate and puts the
-  // prefix in a __shared__ variable that the block reads after a barrier.
+  // TODO 3c: return, in every thread, the sum of all tiles before this one, and
+  // publish this tile's status: AGGREGATE with its own sum as soon as it is
+  // known, then PREFIX with prefix + aggregate. Tile 0's prefix is 0, with no
+  // look-back. Warp 0 looks back, all 32 lanes (not thread 0 alone: the
+  // full-mask ballot and shuffles would then be undefined behaviour); one
+  // thread stores the status words and hands the prefix to the block through
+  // shared memory and a barrier.
   // END GUIDED
   // BEGIN SOLUTION
   __shared__ T prefix_for_block;
@@ -590,13 +592,12 @@ template <int VECTORS, typename T> __device__ void stage_tile(uint4 *tile, const
       // replace it.)
       // END CHALLENGE
       // BEGIN GUIDED
-      // TODO 4a: a whole vector: __pipeline_memcpy_async(to, in + i, 16)
-      // starts a 16-byte copy from global to shared memory and returns at once.
-      // Both addresses must be 16-byte aligned (so must out + i for TODO 4b's
-      // 16-byte store): they are, since i is a multiple of 4, the arrays start
-      // 256-byte aligned and the tile 16-byte aligned. (The skeleton's loop
-      // here, which writes zeros, is only a placeholder that keeps the
-      // skeleton running: replace it.)
+      // TODO 4a: copy this whole 16-byte vector from global to shared memory
+      // without passing through registers: cp.async, __pipeline_memcpy_async(),
+      // which starts the copy and returns at once. Both addresses must be
+      // 16-byte aligned, and are (i is a multiple of 4, the arrays start
+      // 256-byte aligned). The skeleton's loop of zeros here is only a
+      // placeholder that keeps it running: replace it.
       // END GUIDED
       // BEGIN SOLUTION
       __pipeline_memcpy_async(to, in + i, 16);
@@ -615,8 +616,9 @@ template <int VECTORS, typename T> __device__ void stage_tile(uint4 *tile, const
   // so no block barrier is needed.
   // END CHALLENGE
   // BEGIN GUIDED
-  // TODO 4a (continued): commit the copies as one group (__pipeline_commit())
-  // and wait until no group is pending (__pipeline_wait_prior(0)).
+  // TODO 4a (continued): the copies only start in the loop: before returning,
+  // commit them as one group and wait until no group is pending, so that this
+  // thread's vectors have landed in shared memory.
   // END GUIDED
   // BEGIN SOLUTION
   __pipeline_commit();
@@ -642,8 +644,8 @@ template <typename T> __device__ void store_vector(T *out, size_t n, size_t i, c
     // again), of their bits (bits_of()); out + i is 16-byte aligned.
     // END CHALLENGE
     // BEGIN GUIDED
-    // TODO 4b: a whole vector: one 16-byte streaming store, __stcs((uint4 *)(out
-    // + i), v), of v = make_uint4() of bits_of() of the four elements.
+    // TODO 4b: store the whole vector with one 16-byte streaming store:
+    // __stcs() of a uint4 whose four words are the elements' bits (bits_of()).
     // END GUIDED
     // BEGIN SOLUTION
     __stcs((uint4 *)(out + i), make_uint4(bits_of(x[0]), bits_of(x[1]), bits_of(x[2]), bits_of(x[3])));
@@ -680,14 +682,17 @@ template <typename T> __device__ void prefetch_tile(const T *in, size_t n, size_
   // and nothing waits for it. No test can see it; the perf table can.
   // END CHALLENGE
   // BEGIN GUIDED
-  // TODO 5: if the tile ends at or before n and has a line threadIdx.x,
-  // prefetch that line: asm volatile("prefetch.global.L2 [%0];" ::"l"(address)),
-  // where address is in + start plus threadIdx.x lines of 128 / sizeof(T)
-  // elements.
+  // TODO 5: if the tile lies wholly inside the array and has a 128-byte line
+  // number threadIdx.x, ask L2 to fetch that line: the PTX instruction
+  // prefetch.global.L2 in an asm volatile. Its operand must be a global
+  // address, which a C++ pointer is not: convert it with
+  // __cvta_generic_to_global().
   // END GUIDED
   // BEGIN SOLUTION
   size_t line = threadIdx.x * (128 / sizeof(T));
-  if (start + elements <= n && line < elements) asm volatile("prefetch.global.L2 [%0];" ::"l"(in + start + line));
+  // prefetch.global wants a global address: a C++ pointer is a generic one.
+  if (start + elements <= n && line < elements)
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(__cvta_generic_to_global(in + start + line)));
   // END SOLUTION
 }
 
@@ -716,13 +721,14 @@ __global__ void __launch_bounds__(V4_BLOCK, V4_BLOCKS_PER_SM)
   // before[], row_total[], offset[] and tile_total are there for you.
   // END CHALLENGE
   // BEGIN GUIDED
-  // TODO 4c: before[k] = the sum of this thread's vector k (read_vector());
-  // block_exclusive_scan() of before[] gives row_total[] too. Then offset[k] =
-  // (the sum of the rows before row k) + before[k], the sum of everything in
-  // the tile before this thread's vector k, and tile_total = the sum of all
-  // the rows. Get the tile's prefix with tile_prefix(); then read each vector
-  // again, scan it (scan_chunk()), finish it with finish_chunk(x, tile prefix
-  // + offset[k], kind) and store it with store_vector() at vector_start().
+  // TODO 4c: scan the tile in tile_data into out, in two passes over shared
+  // memory. First pass: the sum of each of the thread's vectors (before[]); one
+  // block_exclusive_scan() of these VECTORS sums per thread scans the tile's
+  // rows side by side, and joining the rows (the totals of the rows before row
+  // k) gives each vector's offset in the tile and the tile's total. Then the
+  // tile's prefix from tile_prefix(). Second pass: each vector again, scanned
+  // (scan_chunk()), finished from the tile prefix plus its offset
+  // (finish_chunk()), stored (store_vector() at vector_start()).
   // END GUIDED
   // BEGIN SOLUTION
 #pragma unroll
