@@ -1,11 +1,13 @@
 #!/bin/sh
 # Host tests of the grading commands' guards: what grading/grade does with its
 # output folder, with archives (limits, names) and with misnamed files, and
-# how grading/gradescope/make-bundle.sh checks its options. None builds or
-# needs a GPU: grading/grade runs with --stage-only, which takes the files and
-# stops. tests/grading/CMakeLists.txt registers one CTest test per group.
+# how grading/gradescope/make-bundle.sh checks its options; and what the
+# sandbox (grading/sandbox) lets a program see and do. None needs a GPU:
+# grading/grade runs with --stage-only, which takes the files and stops, or
+# stops before building. tests/grading/CMakeLists.txt registers one CTest test
+# per group.
 #
-#   cli.sh output|limits|names|bundle TREE WORK
+#   cli.sh output|limits|names|bundle|sandbox TREE WORK
 set -u
 
 fail() {
@@ -13,7 +15,7 @@ fail() {
   exit 1
 }
 
-[ $# -eq 3 ] || fail "usage: cli.sh output|limits|names|bundle TREE WORK"
+[ $# -eq 3 ] || fail "usage: cli.sh output|limits|names|bundle|sandbox TREE WORK"
 group=$1 tree=$2 work=$3
 grade=$tree/grading/grade
 nl='
@@ -248,6 +250,66 @@ endif()
 EOF
     cmake -DJSON="$ag/results/results.json" -P "$work/json.cmake" || fail "run_autograder's results.json after a failed grading"
     echo "every bundle option check passed" ;;
+
+  sandbox)
+    mkdir -p "$work/in"
+    cp "$dot" "$work/in/" || fail "cannot copy $dot"
+    # No sandbox to be had: grading refuses before it writes anything, and says what to install.
+    PP_BWRAP=$work/no-such-bwrap run 2 "$grade" "$work/in" "$work/out-refused" --labs 01-dot-product
+    has "$work/log" "bubblewrap"
+    has "$work/log" "--no-sandbox"
+    [ ! -e "$work/out-refused" ] || fail "a refused grading wrote $work/out-refused"
+    sandbox=$tree/grading/sandbox
+    sh "$sandbox" check > "$work/log" 2>&1 || { cat "$work/log"; echo "no sandbox can be made here: skipped"; exit 77; }
+
+    # What a program in the box sees and may do.
+    echo "outside" > "$work/secret.txt"
+    box() { run "$1" sh "$sandbox" run --ro "$work/in/dot_product.cu" -- sh -c "$2"; }
+    box 0 "test \"\$(id -u)\" -ne 0"                      # not root
+    box 0 "grep -q '^CapEff:[[:space:]]*0*\$' /proc/self/status"   # no capabilities
+    box 0 "test -r '$work/in/dot_product.cu'"              # its own files, read-only
+    box 0 "! (echo x > '$work/in/dot_product.cu') 2> /dev/null"
+    box 0 "! cat '$work/secret.txt'"                       # nothing else of this machine's
+    box 0 "! ls '$tree/grading'"
+    box 0 "! ls '$tree/solutions'"
+    box 0 "! ls /root"
+    box 0 "! touch /usr/pp-sandbox-test"
+    rm -f /tmp/pp-sandbox-test
+    box 0 "touch /tmp/pp-sandbox-test"                     # a private /tmp
+    [ ! -e /tmp/pp-sandbox-test ] || fail "the box's /tmp is this machine's"
+    box 0 "test \$(ls /proc | grep -c '^[0-9]') -le 6"     # only its own processes (bwrap's, sh, ls, grep)
+    box 0 "! kill -0 $$"                                   # the grader's processes are not there
+    box 0 "! grep -qv '^ *lo:\\|Inter-\\| face' /proc/net/dev"  # no network but loopback
+    # A daemon (setsid, in the background) ends with its box.
+    box 0 "setsid sh -c 'exec -a pp-sandbox-daemon sleep 300' > /dev/null 2>&1 & sleep 0.5"
+    sleep 1
+    ! pgrep -f pp-sandbox-daemon > /dev/null || fail "a process outlived its sandbox: $(pgrep -af pp-sandbox-daemon)"
+    # Output is capped: 16 MiB, then the writer is stopped.
+    run 153 sh "$sandbox" run -- sh -c "head -c 20000000 /dev/zero" > /dev/null
+    box 0 "head -c 1000000 /dev/zero > /dev/null"
+
+    # The compile: it sees only its --ro files and the system's; the object is
+    # copied out only if its dependency list names nothing else.
+    cc_box() {  # WANT_RC FILE
+      run "$1" sh "$sandbox" compile --ro "$2" -- cc -MD -MT "$work/obj.o" -MF "$work/obj.d" -c "$2" -o "$work/obj.o"
+    }
+    printf '#include <stdio.h>\nint f(void) { return 1; }\n' > "$work/ok.c"
+    cc_box 0 "$work/ok.c"
+    [ -s "$work/obj.o" ] && grep -q ok.c "$work/obj.d" || fail "the compile's object and dependency list were not copied out"
+    rm -f "$work/obj.o"
+    printf '#include "%s"\n' "$work/secret.txt" > "$work/include.c"
+    cc_box 1 "$work/include.c"
+    lacks "$work/log" "outside"
+    [ ! -e "$work/obj.o" ] || fail "a failed compile left an object"
+    printf '#include "/dev/zero"\n' > "$work/bomb.c"
+    cc_box 1 "$work/bomb.c"
+    # A compiler whose dependency list names a file outside: refused, with the file named.
+    printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do case $1 in -o) o=$2 ;; -MF) d=$2 ;; esac; shift; done\n: > "$o"; echo "x.o: /work/elsewhere.h" > "$d"\n' > "$work/fakecc"
+    chmod 755 "$work/fakecc"
+    run 1 sh "$sandbox" compile --ro "$work/fakecc" -- "$work/fakecc" -MD -MF "$work/obj.d" -c x.c -o "$work/obj.o"
+    has "$work/log" "/work/elsewhere.h"
+    [ ! -e "$work/obj.o" ] || fail "an object whose dependency list names a file outside was copied out"
+    echo "the sandbox showed a program only its own files, no process or network of this machine's, and kept its limits" ;;
 
   *) fail "unknown group $group" ;;
 esac
