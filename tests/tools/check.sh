@@ -16,10 +16,12 @@
 #   check.sh counters PYTHON TREE WORK CASE      counters.sh end to end: CASE is ok (one
 #                                                variant fails: exit 1, table written), no-ncu,
 #                                                no-permission or no-device (exit 77), usage (exit 2)
-#   check.sh plot PYTHON TREE WORK JSON FILE...  plot-results.py writes FILE... from JSON, an SVG
-#                                                each, the same twice (77: no matplotlib)
+#   check.sh plot PYTHON TREE WORK JSON [--counters CSV SIZE] FILE...
+#                                                plot-results.py writes FILE... from JSON (and
+#                                                the counters), an SVG each, the same twice (77:
+#                                                no matplotlib)
 #   check.sh plot-wrong PYTHON TREE WORK         a variant that failed its check is marked, not drawn
-#   check.sh plot-refuses PYTHON TREE WORK       a bad command line or JSON: exit 2, nothing written
+#   check.sh plot-refuses PYTHON TREE WORK       a bad command line, JSON or counters: exit 2, nothing written
 #   check.sh sweep-table PYTHON TREE WORK        sweep-table.py's tables of fixtures/sweep/ are
 #                                                fixtures/sweep/expected/; a wrong variant is left
 #                                                out of "best"
@@ -132,12 +134,20 @@ case $mode in
   plot)
     json=$1
     shift
+    counters=
+    if [ "$1" = --counters ]; then
+      counters="--counters $2 $3"
+      shift 3
+    fi
     mkdir -p "$work/a" "$work/b"
-    "$python" "$tree/tools/plot-results.py" --sm-clock-mhz 1980 "$json" "$work/a"
+    # shellcheck disable=SC2086 # the option and its two values, or nothing
+    "$python" "$tree/tools/plot-results.py" --sm-clock-mhz 1980 $counters "$json" "$work/a"
     code=$?
     [ $code -eq 77 ] && exit 77
     [ $code -eq 0 ] || fail "plot-results.py exited with $code"
-    expect_exit 0 "$work/log" "$python" "$tree/tools/plot-results.py" --sm-clock-mhz 1980 "$json" "$work/b"
+    # shellcheck disable=SC2086 # the option and its two values, or nothing
+    expect_exit 0 "$work/log" "$python" "$tree/tools/plot-results.py" --sm-clock-mhz 1980 $counters \
+      "$json" "$work/b"
     for file in "$@"; do
       head -c 200 "$work/a/$file" | grep -q "<svg" || fail "$file is not an SVG"
       grep -q "NVIDIA H100 80GB HBM3" "$work/a/$file" || fail "$file has no GPU name"
@@ -158,6 +168,7 @@ case $mode in
     ;;
   plot-refuses)
     good=$tree/docs/results/01-dot-product.json
+    matmul=$tree/docs/results/05-tiled-matmul.json
     printf '{"lab": "01-dot-product", "title": ' >"$work/truncated.json"
     sed 's/"copy_gbps": [0-9.]*/"copy_gbps": "fast"/' "$good" >"$work/text-rate.json"
     sed 's/"lab": "01-dot-product"/"lab": "..\/escape"/' "$good" >"$work/bad-lab.json"
@@ -166,7 +177,10 @@ case $mode in
     for args in "" "$good" "$work/no-such.json $work/out" "$work/truncated.json $work/out" \
                 "$work/text-rate.json $work/out" "$work/bad-lab.json $work/out" \
                 "$work/no-variants.json $work/out" "$good $work/no-such-folder" \
-                "--sm-clock-mhz -5 $good $work/out"; do
+                "--sm-clock-mhz -5 $good $work/out" \
+                "--counters $work/no-such.csv 2048x2048x2048 $matmul $work/out" \
+                "--counters $tree/docs/results/05-tiled-matmul-counters.csv 2048 $matmul $work/out" \
+                "--counters $tree/docs/results/01-dot-product-counters.csv 2048x2048x2048 $matmul $work/out"; do
       # shellcheck disable=SC2086 # each case is several arguments
       expect_exit 2 "$work/log" "$python" "$tree/tools/plot-results.py" $args
     done
