@@ -9,7 +9,8 @@
 #   no link is left pointing at a .md file (Doxygen turns links between the
 #   Markdown files into links between their pages);
 # - no page shows a Markdown link as text ("[text](target)"): Doxygen leaves
-#   one so when it does not take its target for a link.
+#   one so when it does not take its target for a link; nor Doxygen's own
+#   markup escaped into text ("&lt;tt&gt;", from a code span in a heading).
 foreach(var HTML SOURCE)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "check_site.cmake: -D${var}=... is required")
@@ -78,6 +79,11 @@ foreach(file IN LISTS html_files)
   foreach(link IN LISTS raw)
     string(APPEND problems "${file}: ${link} shown as text, not a link\n")
   endforeach()
+  # (";" would split a CMake list: matched without it.)
+  string(REGEX MATCHALL "&lt.(tt|code)&gt" raw "${text}")
+  if(raw)
+    string(APPEND problems "${file}: Doxygen's <tt> or <code> shown as text\n")
+  endif()
   # <object data=...>: how Doxygen shows an SVG image of its own paragraph.
   string(REGEX MATCHALL " (href|src|data)=\"[^\"]*\"" links "${text}")
   list(REMOVE_DUPLICATES links)

@@ -11,8 +11,12 @@ link, for Doxygen only, to the same file relative to the repository root:
 - any other file keeps that root-relative path, and docs/site.cmake copies it
   into html/ at that path after Doxygen ran.
 Links to Markdown files are left alone: Doxygen resolves them relative to the
-file and turns them into links between pages. The line count is kept, so
-Doxygen's warnings still name the right lines.
+file and turns them into links between pages.
+
+It also drops the backticks of a code span in a heading, which Doxygen 1.9
+shows as "<tt>...</tt>" in the page's text.
+
+The line count is kept, so Doxygen's warnings still name the right lines.
 
 Usage (by Doxygen): site_links.py FILE.md, the filtered text on stdout.
 """
@@ -39,9 +43,14 @@ def rewrite(folder, match):
 def main():
     name = sys.argv[1]
     folder = os.path.dirname(os.path.abspath(name))
+    fenced = False
     with open(name, encoding="utf-8") as f:
-        text = f.read()
-    sys.stdout.write(LINK.sub(lambda m: rewrite(folder, m), text))
+        for line in f:
+            if line.startswith(("```", "~~~")):
+                fenced = not fenced
+            elif not fenced and line.startswith("#"):
+                line = line.replace("`", "")
+            sys.stdout.write(LINK.sub(lambda m: rewrite(folder, m), line))
 
 
 if __name__ == "__main__":
