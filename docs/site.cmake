@@ -2,7 +2,7 @@
 #   -DDOXYGEN=<doxygen> -DDOXYFILE=<Doxyfile> -DHTML=<html folder> -DSOURCE=<repository root>
 # Runs Doxygen, then copies into html/ each repository file that a page links
 # to and Doxygen does not copy (a lab's source, the rubric, a counters CSV), at
-# the path the link names: docs/site_links.py made it relative to the
+# the path the link names: docs/markdown_filter.py made it relative to the
 # repository root. The site then holds everything it links to.
 foreach(var DOXYGEN DOXYFILE HTML SOURCE)
   if(NOT DEFINED ${var})

@@ -14,11 +14,12 @@ Links to Markdown files are left alone: Doxygen resolves them relative to the
 file and turns them into links between pages.
 
 It also drops the backticks of a code span in a heading, which Doxygen 1.9
-shows as "<tt>...</tt>" in the page's text.
+shows as "<tt>...</tt>" in the page's text, and keeps the span's "--" two
+dashes (Doxygen's \--) rather than an en dash.
 
 The line count is kept, so Doxygen's warnings still name the right lines.
 
-Usage (by Doxygen): site_links.py FILE.md, the filtered text on stdout.
+Usage (by Doxygen): markdown_filter.py FILE.md, the filtered text on stdout.
 """
 import os
 import re
@@ -27,6 +28,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # ](target) or ](target "title"): the target of an inline link or image.
 LINK = re.compile(r'\]\(([^)\s]+)((?:\s+"[^"]*")?\))')
+CODE = re.compile(r"`([^`]*)`")
 
 
 def rewrite(folder, match):
@@ -49,7 +51,7 @@ def main():
             if line.startswith(("```", "~~~")):
                 fenced = not fenced
             elif not fenced and line.startswith("#"):
-                line = line.replace("`", "")
+                line = CODE.sub(lambda m: m.group(1).replace("--", "\\--"), line)
             sys.stdout.write(LINK.sub(lambda m: rewrite(folder, m), line))
 
 
