@@ -1,8 +1,9 @@
 #!/bin/sh
-# Host tests of tools/counters.sh, tools/counters-table.py,
+# Host tests of tools/counters.sh, tools/counters-table.py, tools/sweep.sh,
 # tools/plot-results.py and tools/sweep-table.py; tests/tools/CMakeLists.txt
 # registers one CTest test per case. No GPU is needed: counters.sh runs against fixtures/fake-ncu and
-# fixtures/fake-runner, which replay a real profile of lab 01 on an H100.
+# fixtures/fake-runner, which replay a real profile of lab 01 on an H100; sweep.sh against the
+# fake runner.
 # fixtures/counters/*.csv are what ncu 2025.3.1 wrote for v0 and v1 at 2^24,
 # from the last three L2 flushes on and trimmed to the metrics asked for. That
 # profile took the stall reasons per warp (smsp__average_warp_latency_issue_stalled_*);
@@ -22,6 +23,9 @@
 #                                                no matplotlib)
 #   check.sh plot-wrong PYTHON TREE WORK         a variant that failed its check is marked, not drawn
 #   check.sh plot-refuses PYTHON TREE WORK       a bad command line, JSON or counters: exit 2, nothing written
+#   check.sh sweep-variants PYTHON TREE WORK     tools/sweep.sh times, at every size, the variants
+#                                                the runner's --list gives: all but the first
+#                                                (lab 05: the last), or those of --variant
 #   check.sh sweep-table PYTHON TREE WORK        sweep-table.py's tables of fixtures/sweep/ are
 #                                                fixtures/sweep/expected/; a wrong variant is left
 #                                                out of "best"
@@ -185,6 +189,24 @@ case $mode in
       expect_exit 2 "$work/log" "$python" "$tree/tools/plot-results.py" $args
     done
     [ -z "$(ls "$work/out")" ] || fail "a refused input still wrote $(ls "$work/out")"
+    ;;
+  sweep-variants)
+    mkdir -p "$work/bin"
+    for lab in 01-dot-product 05-tiled-matmul; do cp "$fixtures/fake-runner" "$work/bin/$lab"; done
+    # sweep_variants TIMED COUNT SWEEP_ARGUMENTS...: every one of COUNT runs timed variants TIMED
+    sweep_variants() {
+      timed=$1 count=$2
+      shift 2
+      rm -f "$work/runs"
+      expect_exit 0 "$work/log" env FAKE_RUNNER_LOG="$work/runs" sh "$tree/tools/sweep.sh" \
+        --bin "$work/bin" "$@" "$work/out"
+      got=$(cut -d' ' -f2 "$work/runs" | sort -u)
+      [ "$got" = "$timed" ] || fail "sweep.sh $*: timed variants '$got', not '$timed'"
+      [ "$(wc -l <"$work/runs")" -eq "$count" ] || fail "sweep.sh $*: not $count runs"
+    }
+    sweep_variants 1,2 41 01-dot-product
+    sweep_variants 2 10 05-tiled-matmul
+    sweep_variants 0 41 --variant 0 01-dot-product
     ;;
   sweep-table)
     # The fixtures' own layout, so that the pages' relative links come out the same.
