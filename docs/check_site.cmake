@@ -35,7 +35,7 @@ endif()
 
 # Doxygen names the page of a/b-c.md md_a_b_c.html.
 file(GLOB pages RELATIVE ${SOURCE} ${SOURCE}/CONTRIBUTING.md ${SOURCE}/docs/*.md
-     ${SOURCE}/docs/labs/*.md ${SOURCE}/docs/results/*.md)
+     ${SOURCE}/docs/labs/*.md ${SOURCE}/docs/results/*.md ${SOURCE}/docs/results/h200/*.md)
 foreach(page IN LISTS pages)
   string(REGEX REPLACE "\\.md$" "" name "${page}")
   string(REGEX REPLACE "[/-]" "_" name "${name}")

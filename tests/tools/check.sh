@@ -32,6 +32,8 @@
 #   check.sh sweep-refuses PYTHON TREE WORK      a malformed report, a mixed folder, a bad CSV or
 #                                                command line: exit 2, nothing written
 #   check.sh sweep-plot PYTHON TREE WORK         the table and the SVG, the same twice (77: no matplotlib)
+#   check.sh results-landing PYTHON TREE WORK    each row of docs/results/README.md's tables is what
+#                                                its JSON report and sweep page say
 #   check.sh sweep-results PYTHON TREE WORK      each docs/results/LAB-sweep.md holds the rows that
 #                                                sweep-table.py makes of docs/results/sweep/LAB/,
 #                                                and so does each docs/results/h200/h200-LAB-sweep.md
@@ -340,6 +342,38 @@ lines" "$good" "$work/out"
     done
     [ -n "${checked:-}" ] || fail "no docs/results/*-sweep.md found"
     echo "checked: $checked"
+    ;;
+  results-landing)
+    # Each row of docs/results/README.md's tables against the JSON report and the sweep page it
+    # links: the fastest variant by median, its time, ratio and % of copy, the commits, the range.
+    "$python" - "$tree/docs/results" <<'PY' || fail "docs/results/README.md differs from the reports"
+import json, os, re, sys
+results = sys.argv[1]
+text = open(os.path.join(results, "README.md"), encoding="utf-8").read()
+rows = re.findall(r"^\| \[([0-9]{2}-[a-z-]+)\]\(((?:h200/)?)[^)]*\) \|(.*)\|$", text, re.M)
+bad = []
+for lab, folder, rest in rows:
+    cells = [c.strip() for c in rest.split("|")]
+    report = json.load(open(os.path.join(results, folder, lab + ".json"), encoding="utf-8"))
+    best = min((v for v in report["variants"] if v["correct"]), key=lambda v: v["median_ms"])
+    time = "%.3f ms" % best["median_ms"]
+    if report["flops_per_run"]:
+        time += ", %.1f TFLOP/s" % (best["gflops"] / 1e3)
+    copy = "compute-bound" if report["flops_per_run"] else "%d%%" % round(best["percent_of_copy"])
+    page = open(os.path.join(results, folder, lab + ".md"), encoding="utf-8").read()
+    sweep_link = re.search(r"\]\(([^)]*)\)", cells[6]).group(1)
+    sweep = open(os.path.join(results, sweep_link), encoding="utf-8").read()
+    span = "[%s to %s]" % re.search(r"runs at (\S+) to (\S+) the speed", sweep).groups()
+    want = [best["name"], time, "%.2fx %s" % (best["speedup_vs_peer"], report["peer"]["name"]), copy,
+            "`%s`" % re.search(r"^commit: (\w+)", page, re.M).group(1)]
+    got = cells[1:4] + cells[4:6]
+    got[2] = got[2].replace(" (FP32)", "")
+    commit = "`%s`" % re.search(r"commit `?(\w+)", sweep).group(1)
+    if got != want or not cells[6].startswith(span) or commit not in cells[6]:
+        bad.append("%s%s: %s, not %s, %s (%s)" % (folder, lab, cells[1:], want, span, commit))
+if len(rows) != 10 or bad:
+    sys.exit("%d rows; wrong: %s" % (len(rows), "; ".join(bad)))
+PY
     ;;
   *) fail "no mode $mode" ;;
 esac
