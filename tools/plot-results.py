@@ -40,7 +40,8 @@ import re
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-from pp_results import InputError, field, matplotlib_pyplot, read_counters, read_report, save  # noqa: E402
+from pp_results import (InputError, field, matplotlib_pyplot, read_counters, read_report,  # noqa: E402
+                        save)
 
 # FP32 lanes (FMA units) per SM, by compute capability.
 FP32_LANES = {"7.5": 64, "8.0": 64, "8.6": 128, "8.7": 128, "8.9": 128, "9.0": 128,
@@ -82,7 +83,7 @@ def load_counters(path, size, variant_names):
     its kernels added up; InputError for anything missing or odd."""
     shape = re.fullmatch(r"([0-9]+)x([0-9]+)x([0-9]+)", size)
     if not shape:
-        raise InputError("counters size '%s' is not a shape MxNxK" % size)
+        raise InputError("--counters size '%s' is not a shape MxNxK" % size)
     m, n, k = (int(x) for x in shape.groups())
     flops = 2.0 * m * n * k
     header, kernels = read_counters(path, variant_names)
@@ -222,7 +223,7 @@ def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sm-clock-mhz", type=float, help="SM clock for the FP32 peak, in MHz")
     parser.add_argument("--counters", nargs=2, metavar=("CSV", "SIZE"),
-                        help="the lab's tools/counters.sh CSV and the size it profiled, for the roofline")
+                        help="the lab's tools/counters.sh CSV and the size it profiled (roofline)")
     parser.add_argument("json", help="the runner's --json output")
     parser.add_argument("out_dir", help="the folder the SVG files go to")
     try:
@@ -237,13 +238,18 @@ def main(argv):
         return 2
     try:
         facts = load(args.json, args.sm_clock_mhz)
-        counters = None
-        if args.counters and facts["flops"] > 0:
-            counters = {"size": args.counters[1], "points": load_counters(
-                args.counters[0], args.counters[1], [name for name, _ in facts["variants"]])}
     except InputError as e:
         print("error: %s: %s" % (args.json, e), file=sys.stderr)
         return 2
+    counters = None
+    if args.counters and facts["flops"] > 0:
+        path, size = args.counters
+        try:
+            names = [name for name, _ in facts["variants"]]
+            counters = {"size": size, "points": load_counters(path, size, names)}
+        except InputError as e:  # its message names the CSV or the size
+            print("error: %s" % e, file=sys.stderr)
+            return 2
     plt = matplotlib_pyplot()
     if plt is None:
         print("matplotlib not found for %s (on Debian: apt-get install python3-matplotlib, then run "
