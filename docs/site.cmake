@@ -1,7 +1,7 @@
 # Builds the course site (cmake -P, for the docs target and the docs.doxygen test):
 #   -DDOXYGEN=<doxygen> -DDOXYFILE=<Doxyfile> -DHTML=<html folder> -DSOURCE=<repository root>
 # Runs Doxygen, then copies into html/ each repository file that a page links
-# to and Doxygen does not copy (a lab's source, the rubric, a counters CSV), at
+# to (a lab's source, the rubric, a counters CSV; Doxygen copies only images), at
 # the path the link names: docs/markdown_filter.py made it relative to the
 # repository root. The site then holds everything it links to.
 foreach(var DOXYGEN DOXYFILE HTML SOURCE)
@@ -20,8 +20,8 @@ foreach(page IN LISTS pages)
   string(REGEX MATCHALL "href=\"[^\"#:]+[\"#]" links "${text}")
   foreach(link IN LISTS links)
     string(REGEX REPLACE "^href=\"([^\"#]+).$" "\\1" path "${link}")
-    if(NOT EXISTS ${HTML}/${path} AND NOT path MATCHES "\\.\\." AND NOT IS_DIRECTORY ${SOURCE}/${path}
-       AND EXISTS ${SOURCE}/${path})
+    # (file(COPY) skips a copy whose time stamp is the source's.)
+    if(NOT path MATCHES "\\.\\." AND EXISTS ${SOURCE}/${path} AND NOT IS_DIRECTORY ${SOURCE}/${path})
       get_filename_component(folder ${HTML}/${path} DIRECTORY)
       file(COPY ${SOURCE}/${path} DESTINATION ${folder})
     endif()

@@ -3,7 +3,7 @@
 # "INDEX<tab>NAME" line each: the solution's table is the one place that
 # names them, and the tools that time or profile variants read it here.
 #   tools/variants.sh RUNNER
-# Exit codes: 0 listed; 1 the runner failed or listed none.
+# Exit codes: 0 listed; 1 the runner failed or listed none; 2 bad usage.
 set -u
 [ $# -eq 1 ] || { echo "usage: tools/variants.sh RUNNER" >&2; exit 2; }
 list=$("$1" --list) || exit 1
