@@ -3,13 +3,14 @@
 # - the main page is the README (its title is in index.html);
 # - every Markdown file of the site has its page, and so does every header of
 #   the harness API (common/include/pp);
-# - every relative link and image of every page points to a file of the site,
-#   and a link to page.html#id to an anchor that page has; no link is left
-#   pointing at a .md file (Doxygen turns links between the Markdown files
-#   into links between their pages); a link from a Markdown page to another
-#   file of the repository (a lab's source, the rubric) must name a file that
-#   exists there, relative to that Markdown file (it works on a forge or in a
-#   checkout, not from the bare HTML folder).
+# - every relative link and image (a href, img src, object data) of every
+#   page points to a file inside the built site (html/), as a reader of the
+#   site follows it, and a link to page.html#id to an anchor that page has;
+#   no link is left pointing at a .md file (Doxygen turns links between the
+#   Markdown files into links between their pages);
+# - no page shows a Markdown link as text ("[text](target)"): Doxygen leaves
+#   one so when it does not take its target for a link; nor Doxygen's own
+#   markup escaped into text ("&lt;tt&gt;", from a code span in a heading).
 foreach(var HTML SOURCE)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "check_site.cmake: -D${var}=... is required")
@@ -33,21 +34,14 @@ if(at EQUAL -1)
 endif()
 
 # Doxygen names the page of a/b-c.md md_a_b_c.html.
-# source_of_<html file>: the folder of the Markdown file it was made from.
 file(GLOB pages RELATIVE ${SOURCE} ${SOURCE}/CONTRIBUTING.md ${SOURCE}/docs/*.md
-     ${SOURCE}/docs/labs/*.md ${SOURCE}/docs/results/*.md)
-set(source_of_index.html ".")
+     ${SOURCE}/docs/labs/*.md ${SOURCE}/docs/results/*.md ${SOURCE}/docs/results/h200/*.md)
 foreach(page IN LISTS pages)
   string(REGEX REPLACE "\\.md$" "" name "${page}")
   string(REGEX REPLACE "[/-]" "_" name "${name}")
   if(NOT EXISTS ${HTML}/md_${name}.html)
     string(APPEND problems "${page} has no page (md_${name}.html)\n")
   endif()
-  get_filename_component(folder ${page} DIRECTORY)
-  if(folder STREQUAL "")
-    set(folder ".")
-  endif()
-  set(source_of_md_${name}.html ${folder})
 endforeach()
 
 # Every header of the harness API has its page: Doxygen names the page of
@@ -81,10 +75,20 @@ if(count LESS 2)
 endif()
 foreach(file IN LISTS html_files)
   file(READ ${HTML}/${file} text)
-  string(REGEX MATCHALL "(href|src)=\"[^\"]*\"" links "${text}")
+  string(REGEX MATCHALL "\\]\\([^) ]+\\)" raw "${text}")
+  foreach(link IN LISTS raw)
+    string(APPEND problems "${file}: ${link} shown as text, not a link\n")
+  endforeach()
+  # (";" would split a CMake list: matched without it.)
+  string(REGEX MATCHALL "&lt.(tt|code)&gt" raw "${text}")
+  if(raw)
+    string(APPEND problems "${file}: Doxygen's <tt> or <code> shown as text\n")
+  endif()
+  # <object data=...>: how Doxygen shows an SVG image of its own paragraph.
+  string(REGEX MATCHALL " (href|src|data)=\"[^\"]*\"" links "${text}")
   list(REMOVE_DUPLICATES links)
   foreach(link IN LISTS links)
-    string(REGEX REPLACE "^(href|src)=\"([^\"]*)\"$" "\\2" target "${link}")
+    string(REGEX REPLACE "^ (href|src|data)=\"([^\"]*)\"$" "\\2" target "${link}")
     if(target MATCHES "^(https?:|mailto:|javascript:)" OR target STREQUAL "")
       continue()
     endif()
@@ -98,13 +102,8 @@ foreach(file IN LISTS html_files)
     endif()
     if(path MATCHES "\\.md$")
       string(APPEND problems "${file}: link to ${target}: a Markdown file, not its page\n")
-    elseif(NOT EXISTS ${HTML}/${path})
-      if(NOT DEFINED source_of_${file})
-        string(APPEND problems "${file}: link to ${target}: no such file in the site\n")
-      elseif(NOT EXISTS ${SOURCE}/${source_of_${file}}/${path})
-        string(APPEND problems
-               "${file}: link to ${target}: neither in the site nor in the repository\n")
-      endif()
+    elseif(NOT EXISTS ${HTML}/${path} OR path MATCHES "(^|/)\\.\\.(/|$)")
+      string(APPEND problems "${file}: link to ${target}: no such file in the site\n")
     elseif(NOT anchor STREQUAL "" AND path MATCHES "\\.html$")
       anchors_of(${path} ids)
       list(FIND ids "${anchor}" found)

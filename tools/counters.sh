@@ -93,8 +93,7 @@ case $? in
   77) echo "no CUDA device: skipped"; exit 77 ;;
   *) echo "$runner --probe failed"; exit 1 ;;
 esac
-variants=$("$runner" --list | awk '/^[0-9]+ / && $2 ~ /^[A-Za-z0-9_-]+$/ {print $1 "\t" $2}')
-[ -n "$variants" ] || { echo "$runner --list names no variants"; exit 1; }
+variants=$(sh "$root/tools/variants.sh" "$runner") || exit 1
 version=$("$ncu" --version | sed -n 's/^Version \([^ ]*\).*/\1/p')
 
 work=$out/$lab-counters

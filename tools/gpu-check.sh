@@ -45,7 +45,8 @@ sweep_note="$sweep_note, measured $(date -u +%Y-%m-%d)"
 sweeps=0
 
 # One page per lab for docs/results: where it ran, its tests, its table, and
-# its pictures (LAB-staircase.svg, and LAB-roofline.svg for lab 05) beside it.
+# its pictures (LAB-staircase.svg, and LAB-roofline.svg for lab 05 when LOG_DIR
+# holds its counters) beside it.
 for runner in build/check/bin/[0-9][0-9]-*; do
   lab=$(basename "$runner")
   case $lab in *-skeleton | *-challenge) continue ;; esac
@@ -53,8 +54,14 @@ for runner in build/check/bin/[0-9][0-9]-*; do
   cat "$out/$lab-table.txt"
   rm -f "$out/$lab-staircase.svg" "$out/$lab-roofline.svg"
   if [ -s "$out/$lab.json" ]; then
-    # shellcheck disable=SC2086 # the option and its value, or nothing
-    "${PP_PYTHON:-python3}" tools/plot-results.py ${sm_clock:+--sm-clock-mhz $sm_clock} \
+    # The roofline's intensities come from the counters, at the size their page names.
+    roofline=
+    if [ -s "$out/$lab-counters.csv" ]; then
+      size=$(sed -n 's/.*, size \([^ ]*\) (`tools\/counters\.sh.*/\1/p' "$out/$lab-counters.md")
+      [ -n "$size" ] && roofline="--counters $out/$lab-counters.csv $size"
+    fi
+    # shellcheck disable=SC2086 # the options and their values, or nothing
+    "${PP_PYTHON:-python3}" tools/plot-results.py ${sm_clock:+--sm-clock-mhz $sm_clock} $roofline \
       "$out/$lab.json" "$out"
   fi
   rm -f "$out/$lab-sweep.md" "$out/$lab-sweep.svg"

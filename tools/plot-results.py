@@ -3,13 +3,24 @@
 
   plot-results.py [--sm-clock-mhz MHZ] RESULTS.json OUT_DIR
 
-writes OUT_DIR/<lab>-staircase.svg: each variant's rate as a bar, in ladder
-order (GB/s, or GFLOP/s for a lab that counts flops), with the library peer
-and the roof as lines: the measured copy bandwidth (copy_gbps) for a
-memory-bound lab, the FP32 peak for one that counts flops. For a lab that
-counts flops it also writes OUT_DIR/<lab>-roofline.svg: the problem's
-arithmetic intensity (flops_per_run / bytes_per_run, the bytes it must move
-at least), the copy roof, the FP32 peak, and each variant and the peer on it.
+writes OUT_DIR/<lab>-staircase.svg: each variant's rate in ladder order
+(GB/s, or GFLOP/s for a lab that counts flops), as a bar, or as a dot where
+the rates span decades and the axis is logarithmic (a bar's length means
+nothing there), with the library peer and the roof as lines: the measured copy
+bandwidth (copy_gbps) for a memory-bound lab, the FP32 peak for one that
+counts flops.
+
+  --counters LAB-counters.csv SIZE   (ignored for a lab that counts no flops)
+
+also writes OUT_DIR/<lab>-roofline.svg from the tools/counters.sh CSV of the
+lab, profiled at SIZE (MxNxK, the size its counters page names): each
+variant at its measured DRAM intensity (flops / DRAM bytes read and written)
+and its rate in that profiled run (flops / kernel time), under the copy roof
+of the JSON and the FP32 peak. Nsight Compute locks the clocks at base, so
+those rates sit below the JSON's. The committed pictures of lab 05:
+  plot-results.py --sm-clock-mhz 1980 \
+    --counters docs/results/05-tiled-matmul-counters.csv 2048x2048x2048 \
+    docs/results/05-tiled-matmul.json docs/results
 
 The FP32 peak is 2 flops (one FMA) x FP32 lanes per SM (by compute
 capability) x SM count x SM clock. The JSON gives the SM count; the clock
@@ -25,10 +36,12 @@ writing of the SVG are shared with tools/sweep-table.py (tools/pp_results.py).
 """
 import argparse
 import os
+import re
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-from pp_results import InputError, field, matplotlib_pyplot, read_report, save  # noqa: E402
+from pp_results import (InputError, field, matplotlib_pyplot, read_counters, read_report,  # noqa: E402
+                        save)
 
 # FP32 lanes (FMA units) per SM, by compute capability.
 FP32_LANES = {"7.5": 64, "8.0": 64, "8.6": 128, "8.7": 128, "8.9": 128, "9.0": 128,
@@ -65,6 +78,37 @@ def load(path, clock_mhz):
     return facts
 
 
+def load_counters(path, size, variant_names):
+    """(variant, flop per DRAM byte, GFLOP/s) of each variant the CSV profiled at @p size (MxNxK),
+    its kernels added up; InputError for anything missing or odd."""
+    shape = re.fullmatch(r"([0-9]+)x([0-9]+)x([0-9]+)", size)
+    if not shape:
+        raise InputError("--counters size '%s' is not a shape MxNxK" % size)
+    m, n, k = (int(x) for x in shape.groups())
+    flops = 2.0 * m * n * k
+    header, kernels = read_counters(path, variant_names)
+    columns = {}
+    for key in ("Variant", "gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_write.sum"):
+        if key not in header:
+            raise InputError("%s has no column %s" % (path, key))
+        columns[key] = header.index(key)
+    sums = {}
+    for row in kernels:
+        try:
+            values = [float(row[columns[key]].replace(",", "")) for key in list(columns)[1:]]
+        except ValueError:
+            raise InputError("%s: a time or byte count that is not a number" % path)
+        total = sums.setdefault(row[columns["Variant"]], [0.0, 0.0])
+        total[0] += values[0] * 1e-9  # ns
+        total[1] += values[1] + values[2]
+    points = []
+    for name in variant_names:
+        if name in sums and sums[name][0] > 0 and sums[name][1] > 0:
+            seconds, dram = sums[name]
+            points.append((name, flops / dram, flops / seconds * 1e-9))
+    return points
+
+
 def fp32_peak(report, clock_mhz):
     """The FP32 peak in GFLOP/s and where it comes from, or (None, why not)."""
     capability = field(report, "device.compute_capability", "text")
@@ -91,8 +135,6 @@ def staircase(plt, facts, path):
     rates = [rate for _, rate in facts["variants"]]
     figure, axes = plt.subplots(figsize=(8, 4.8))
     positions = range(len(names))
-    axes.bar([p for p, r in zip(positions, rates) if r is not None],
-             [r for r in rates if r is not None], color="#4878a8", width=0.7, zorder=2)
     lines = []
     peer_name, peer_rate = facts["peer"]
     if peer_rate is not None:
@@ -110,11 +152,15 @@ def staircase(plt, facts, path):
     top = max(shown) if shown else 1.0
     # Ladders that span decades (a naive matmul to a tuned one) need a log axis to show every step.
     logarithmic = bool(shown) and top / min(shown) > 20
+    drawn = ([p for p, r in zip(positions, rates) if r is not None], [r for r in rates if r is not None])
     if logarithmic:
+        # A dot per variant: on a log axis a bar's length does not scale with the rate.
         axes.set_yscale("log")
         axes.set_ylim(min(shown) / 2, top * 3)
+        axes.plot(*drawn, "o", color="#4878a8", markersize=8, zorder=2)
     else:
         axes.set_ylim(0, top * 1.18)
+        axes.bar(*drawn, color="#4878a8", width=0.7, zorder=2)
     for p, rate in zip(positions, rates):
         if rate is None:
             axes.text(p, axes.get_ylim()[0], "wrong", ha="center", va="bottom", color="#c0504d",
@@ -135,45 +181,37 @@ def staircase(plt, facts, path):
     save(plt, figure, path)
 
 
-def roofline(plt, facts, path):
-    intensity = facts["flops"] / facts["bytes"]  # flops per byte the problem must move
+def roofline(plt, facts, counters, path):
     copy = facts["copy_gbps"]
     peak = facts["peak_gflops"]
+    points, size = counters["points"], counters["size"]
+    intensities = [x for _, x, _ in points]
     figure, axes = plt.subplots(figsize=(8, 5.2))
     axes.set_xscale("log")
     axes.set_yscale("log")
-    ridge = peak / copy if peak is not None else intensity
-    low, high = min(ridge, intensity) / 30, max(ridge, intensity) * 10
+    ridge = peak / copy if peak is not None else min(intensities)
+    low, high = min(ridge, min(intensities)) / 10, max(ridge, max(intensities)) * 5
     top_of_slope = min(ridge, high)
     axes.plot([low, top_of_slope], [copy * low, copy * top_of_slope], color="#404040", linewidth=2,
               label="copy roof: %s GB/s x intensity" % rate_text(copy))
     if peak is not None:
         axes.plot([ridge, high], [peak, peak], color="#404040", linewidth=2, linestyle=":",
                   label=facts["peak_note"])
-    if peak is not None:
         axes.annotate("ridge: %.1f flop/byte" % ridge, (ridge, peak), textcoords="offset points",
                       xytext=(6, -14), ha="left", fontsize=8)
-    points = [(name, rate) for name, rate in facts["variants"] if rate is not None]
-    # Every point sits on one vertical line: labels alternate sides, by rate, so that
-    # neighbours do not overlap.
-    for i, (name, rate) in enumerate(sorted(points, key=lambda p: p[1])):
+    # Neighbours in rate get labels on alternate sides, so that they do not overlap.
+    for i, (name, intensity, rate) in enumerate(sorted(points, key=lambda p: p[2])):
         axes.plot([intensity], [rate], "o", color="#4878a8", zorder=3)
         axes.annotate("%s  %s" % (name, rate_text(rate)), (intensity, rate), textcoords="offset points",
                       xytext=(8 if i % 2 == 0 else -8, -3), ha="left" if i % 2 == 0 else "right",
                       fontsize=8)
-    peer_name, peer_rate = facts["peer"]
-    if peer_rate is not None:
-        axes.plot([intensity], [peer_rate], "D", color="#c0504d", zorder=3, markerfacecolor="none",
-                  label="%s: %s GFLOP/s" % (peer_name, rate_text(peer_rate)))
-    shown = [rate for _, rate in points] + ([peer_rate] if peer_rate is not None else [])
-    top = max(shown + [peak or 0, copy * low])
-    axes.set_ylim(min(shown + [copy * low]) / 2, top * 3)
+    shown = [rate for _, _, rate in points]
+    axes.set_ylim(min(shown + [copy * low]) / 2, max(shown + [peak or 0, copy * low]) * 3)
     axes.set_xlim(low, high)
-    axes.axvline(intensity, color="#bbbbbb", linewidth=1, zorder=1)
-    axes.set_xlabel("arithmetic intensity, flop per byte of what the problem must move (here %.0f)"
-                    % intensity)
-    axes.set_ylabel("GFLOP/s (log scale)")
-    title = "%s: roofline\n%s, size %s" % (facts["lab"], facts["gpu"], facts["size"])
+    axes.set_xlabel("flop per byte of DRAM traffic, measured (Nsight Compute, read + write)")
+    axes.set_ylabel("GFLOP/s in the profiled run (log scale)")
+    title = ("%s: roofline of each variant at %s, as profiled\n%s; clocks locked at base by Nsight"
+             " Compute" % (facts["lab"], size, facts["gpu"]))
     axes.set_title(title if peak is not None else title + "\n" + facts["peak_note"], fontsize=11)
     axes.grid(which="major", color="#dddddd", zorder=0)
     axes.legend(loc="upper left", fontsize=8, framealpha=0.9)
@@ -184,6 +222,8 @@ def roofline(plt, facts, path):
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sm-clock-mhz", type=float, help="SM clock for the FP32 peak, in MHz")
+    parser.add_argument("--counters", nargs=2, metavar=("CSV", "SIZE"),
+                        help="the lab's tools/counters.sh CSV and the size it profiled (roofline)")
     parser.add_argument("json", help="the runner's --json output")
     parser.add_argument("out_dir", help="the folder the SVG files go to")
     try:
@@ -201,6 +241,15 @@ def main(argv):
     except InputError as e:
         print("error: %s: %s" % (args.json, e), file=sys.stderr)
         return 2
+    counters = None
+    if args.counters and facts["flops"] > 0:
+        path, size = args.counters
+        try:
+            names = [name for name, _ in facts["variants"]]
+            counters = {"size": size, "points": load_counters(path, size, names)}
+        except InputError as e:  # its message names the CSV or the size
+            print("error: %s" % e, file=sys.stderr)
+            return 2
     plt = matplotlib_pyplot()
     if plt is None:
         print("matplotlib not found for %s (on Debian: apt-get install python3-matplotlib, then run "
@@ -208,9 +257,9 @@ def main(argv):
         return 77
     written = [os.path.join(args.out_dir, facts["lab"] + "-staircase.svg")]
     staircase(plt, facts, written[0])
-    if facts["flops"] > 0:
+    if counters:
         written.append(os.path.join(args.out_dir, facts["lab"] + "-roofline.svg"))
-        roofline(plt, facts, written[1])
+        roofline(plt, facts, counters, written[1])
     for path in written:
         print("wrote %s" % path)
     return 0

@@ -1,9 +1,11 @@
 """What tools/plot-results.py and tools/sweep-table.py share: reading the runner's --json
-report with every field checked, and writing files whole, an SVG made by matplotlib among them.
+report with every field checked, reading a tools/counters.sh CSV, and writing files whole, an SVG
+made by matplotlib among them.
 
 Imported from the tools' own folder (Python puts a script's folder first on its path); it needs
 only Python's standard library until matplotlib_pyplot() is called.
 """
+import csv
 import json
 import math
 import os
@@ -46,6 +48,29 @@ def read_report(path):
     if not LAB_NAME.match(lab):
         raise InputError("lab '%s' is not a lab name (NN-name)" % lab)
     return report
+
+
+def read_counters(path, variant_names):
+    """The header and the kernel rows of a tools/counters.sh CSV (a header row, a row of units,
+    one row per kernel of each variant's profiled run); InputError where it is not one, or names
+    none of @p variant_names."""
+    try:
+        with open(path, encoding="utf-8", newline="") as f:
+            rows = list(csv.reader(f))
+    except (OSError, UnicodeDecodeError, csv.Error) as e:
+        raise InputError("cannot read %s: %s" % (path, e))
+    if len(rows) < 2 or "Variant" not in rows[0] or "Kernel Name" not in rows[0]:
+        raise InputError("%s is not a tools/counters.sh CSV (no Variant and Kernel Name columns)"
+                         % path)
+    for row in rows[2:]:
+        if len(row) != len(rows[0]):
+            raise InputError("%s: a row of %d fields under a header of %d"
+                             % (path, len(row), len(rows[0])))
+    column = rows[0].index("Variant")
+    if not any(row[column] in variant_names for row in rows[2:]):
+        raise InputError("%s names none of the variants %s: another lab's?"
+                         % (path, ", ".join(variant_names)))
+    return rows[0], rows[2:]
 
 
 def matplotlib_pyplot():

@@ -8,14 +8,17 @@ each size, every variant and the library peer timed in the same run. Writes
 
   OUT_DIR/<lab>-sweep.md   one row per size, smallest first: each variant's
                            median time, the peer's, the fastest variant, its
-                           speed relative to the peer (peer time / its time)
-                           and its % of the copy bandwidth measured in that
-                           run; a lab that counts flops (lab 05) gets a row per
-                           shape with each one's TFLOP/s instead
-  OUT_DIR/<lab>-sweep.svg  each variant's speed relative to the peer against
-                           the size (log2 axis), the fastest one marked by a band, and
-                           the 1.00x line; for a lab that counts flops, a bar
-                           per shape
+                           speed relative to the peer (peer time / its time),
+                           its % of the copy bandwidth measured in that run
+                           and the spread of its runs and the peer's; a lab
+                           that counts flops (lab 05) gets a row per shape
+                           with each one's TFLOP/s instead of % of copy
+  OUT_DIR/<lab>-sweep.svg  each variant's median speed relative to the peer
+                           against the size (log2 axis), shaded from its
+                           slowest to its fastest run against the peer's, the
+                           fastest one marked by a band, and the 1.00x line;
+                           for a lab that counts flops, a bar per shape on a
+                           linear axis, whiskers over the runs
 
 --counters names the lab's tools/counters.sh CSV: the kernels launched by one
 timed run of each variant, one row each, which the page then counts (launches
@@ -32,7 +35,6 @@ written: --no-svg for the table alone). Needs matplotlib for the SVG, as
 tools/plot-results.py does (on Debian, python3-matplotlib with /usr/bin/python3).
 """
 import argparse
-import csv
 import glob
 import math
 import os
@@ -41,7 +43,7 @@ import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 from pp_results import (InputError, field, matplotlib_pyplot, partial_file, publish,  # noqa: E402
-                        read_report, render_svg)
+                        read_counters, read_report, render_svg)
 
 # "1048576 (2^20)", "1537", "1024 (2^10) in sections of 1024": elements, and a section length.
 ELEMENTS = re.compile(r"^([0-9]+)(?: \(2\^([0-9]+)\))?(?: in sections of ([0-9]+))?$")
@@ -142,26 +144,12 @@ def report_entry(report, key):
 
 
 def read_launches(path, variant_names):
-    """Rows per variant of a tools/counters.sh CSV (a header row, a row of units, one row per
-    kernel of the profiled run); InputError where it is not one, or names none of the variants."""
-    try:
-        with open(path, encoding="utf-8", newline="") as f:
-            rows = list(csv.reader(f))
-    except (OSError, UnicodeDecodeError, csv.Error) as e:
-        raise InputError("cannot read %s: %s" % (path, e))
-    if len(rows) < 2 or "Variant" not in rows[0] or "Kernel Name" not in rows[0]:
-        raise InputError("%s is not a tools/counters.sh CSV (no Variant and Kernel Name columns)"
-                         % path)
-    column = rows[0].index("Variant")
+    """Kernel launches per variant: the rows of each in a tools/counters.sh CSV."""
+    header, kernels = read_counters(path, variant_names)
+    column = header.index("Variant")
     launches = {}
-    for row in rows[2:]:
-        if len(row) != len(rows[0]):
-            raise InputError("%s: a row of %d fields under a header of %d"
-                             % (path, len(row), len(rows[0])))
+    for row in kernels:
         launches[row[column]] = launches.get(row[column], 0) + 1
-    if not any(name in launches for name in variant_names):
-        raise InputError("%s names none of the variants %s: another lab's?"
-                         % (path, ", ".join(variant_names)))
     return launches
 
 
@@ -185,6 +173,14 @@ def vs_peer(row, v):
     if v is None or not v["correct"] or not row["peer"]["correct"]:
         return None
     return row["peer"]["median_ms"] / v["median_ms"]
+
+
+def ratio_range(row, v):
+    """The lowest and highest ratio any timed run of @p v and of the peer give (the peer's fastest
+    over its slowest, the peer's slowest over its fastest), or None."""
+    if vs_peer(row, v) is None:
+        return None
+    return row["peer"]["min_ms"] / v["max_ms"], row["peer"]["max_ms"] / v["min_ms"]
 
 
 def spread(t):
@@ -217,6 +213,11 @@ def tflops_cell(t):
     return "%.1f" % (t["gflops"] / 1e3)
 
 
+def subject(names, possessive=""):
+    """What the sweep measured against the peer: the one variant, or each of several."""
+    return names[0] + possessive if len(names) == 1 else "each variant" + possessive
+
+
 def markdown(first, rows, names, launches, counters_link, source_link, note, svg_name):
     flops = first["flops"]
     facts = rows[0]["facts"]
@@ -224,8 +225,8 @@ def markdown(first, rows, names, launches, counters_link, source_link, note, svg
     unit = "ms" if flops else "µs"
     sections = {row["section"] for row in rows}
     common_section = sections.pop() if len(sections) == 1 else None
-    lines = ["# %s over %s: each variant against %s" % (first["lab"], "shapes" if flops else "sizes", peer),
-             ""]
+    lines = ["# %s over %s: %s against %s" % (first["lab"], "shapes" if flops else "sizes",
+                                             subject(names), peer), ""]
     gpu = "%s (%d SMs, compute capability %s), CUDA runtime %d.%d (the driver's CUDA: %d.%d)" % (
         first["gpu"], first["sms"], first["capability"], facts["runtime"] // 1000,
         facts["runtime"] % 1000 // 10, facts["driver"] // 1000, facts["driver"] % 1000 // 10)
@@ -237,21 +238,23 @@ def markdown(first, rows, names, launches, counters_link, source_link, note, svg
               " per %s (`tools/sweep.sh`): %s, the L2 cache flushed before each, `%s` data; the peer and"
               " the copy bandwidth are measured in the same run as the variants."
               % (source_link, "shape" if flops else "size", reps_text, facts["dataset"]), ""]
+    spread_text = ("\"spread\" is (slowest - fastest) / median of the timed runs, for the fastest"
+                   " variant and the peer.")
     if flops:
         lines.append("Times in ms. \"vs peer\" is the peer's time over the variant's: above 1.00x the"
-                     " variant is faster.")
+                     " variant is faster; " + spread_text)
     else:
         lines.append("Times in µs, the fastest variant's in bold%s. \"best vs peer\" is the peer's"
-                     " time over the fastest variant's: above 1.00x it is faster; \"spread\" is"
-                     " (slowest - fastest) / median of the timed runs, for the fastest variant and"
-                     " the peer." % (", n elements in sections of %s" % common_section
-                                    if common_section else ""))
+                     " time over the fastest variant's: above 1.00x it is faster; %s"
+                     % (", n elements in sections of %s" % common_section if common_section else "",
+                        spread_text))
     lines.append("")
     if flops:
         header = ["shape (MxNxK)"]
         for name in names:
             header += ["%s %s" % (name, unit), "%s TFLOP/s" % name]
-        header += ["%s %s" % (peer, unit), "%s TFLOP/s" % peer, "best", "best vs peer"]
+        header += ["%s %s" % (peer, unit), "%s TFLOP/s" % peer, "best", "best vs peer",
+                   "spread best / peer"]
     else:
         header = ["n"] + ["%s %s" % (name, unit) for name in names] + [
             "%s %s" % (peer, unit), "best", "best vs peer", "best % of copy", "spread best / peer"]
@@ -277,8 +280,8 @@ def markdown(first, rows, names, launches, counters_link, source_link, note, svg
         cells += [best["name"] if best else "-", ratio_text(ratio)]
         if not flops:
             cells.append(percent_text(None if best is None else best["percent_of_copy"]))
-            cells.append("%s / %s" % ("%.0f%%" % spread(best) if best else "-",
-                                      "%.0f%%" % spread(row["peer"]) if row["peer"]["correct"] else "-"))
+        cells.append("%s / %s" % ("%.0f%%" % spread(best) if best else "-",
+                                  "%.0f%%" % spread(row["peer"]) if row["peer"]["correct"] else "-"))
         lines.append("| " + " | ".join(cells) + " |")
         if ratio is not None and ratio < 1.0:
             # Three decimals where two would print a ratio under 1 as 1.00x.
@@ -304,8 +307,9 @@ def markdown(first, rows, names, launches, counters_link, source_link, note, svg
                   " more or fewer): %s. The peer's launches are not counted." % (counters_link, counts),
                   ""]
     if svg_name:
-        lines += ["![%s over %s: each variant's speed relative to %s](%s)"
-                  % (first["lab"], "shapes" if flops else "sizes", peer, svg_name), ""]
+        lines += ["![%s over %s: %s speed relative to %s, from its slowest to its fastest run](%s)"
+                  % (first["lab"], "shapes" if flops else "sizes", subject(names, "'s"), peer,
+                     svg_name), ""]
     return "\n".join(lines)
 
 
@@ -317,8 +321,13 @@ def size_plot(plt, first, rows, names):
         points = [(row["key"][0], vs_peer(row, v)) for row in rows for v in row["variants"]
                   if v["name"] == name and vs_peer(row, v) is not None]
         if points:
+            color = colors[i % len(colors)]
             axes.plot([x for x, _ in points], [y for _, y in points], marker=".", linewidth=1,
-                      markersize=4, color=colors[i % len(colors)], label=name, zorder=2)
+                      markersize=4, color=color, label=name, zorder=2)
+            ranges = [ratio_range(row, v) for row in rows for v in row["variants"]
+                      if v["name"] == name and vs_peer(row, v) is not None]
+            axes.fill_between([x for x, _ in points], [r[0] for r in ranges], [r[1] for r in ranges],
+                              color=color, alpha=0.15, linewidth=0, zorder=1.8)
     best = [(row["key"][0], vs_peer(row, best_of(row))) for row in rows]
     best = [(x, y) for x, y in best if y is not None]
     if best:
@@ -338,8 +347,8 @@ def size_plot(plt, first, rows, names):
     axes.set_ylim(bottom=0)
     axes.set_xlabel("n, elements (log2 scale)")
     axes.set_ylabel("x %s (its time / the variant's)" % first["peer"])
-    axes.set_title("%s: speed relative to %s over sizes\n%s" % (first["lab"], first["peer"], first["gpu"]),
-                   fontsize=11)
+    axes.set_title("%s: speed relative to %s over sizes\n%s; median, shaded: slowest to fastest run"
+                   % (first["lab"], first["peer"], first["gpu"]), fontsize=11)
     axes.grid(color="#dddddd", zorder=0)
     axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
     figure.tight_layout()
@@ -356,30 +365,28 @@ def shape_plot(plt, first, rows, names):
             ratio = vs_peer(row, v)
             x = p - 0.4 + width * (i + 0.5)
             if ratio is None:
-                axes.text(x, 0.011, "wrong", rotation=90, ha="center", va="bottom", color="#c0504d",
+                axes.text(x, 0.02, "wrong", rotation=90, ha="center", va="bottom", color="#c0504d",
                           fontsize=8)
                 continue
-            shown.append(ratio)
+            low, high = ratio_range(row, v)
+            shown.append(high)
+            # A linear axis, so that a bar's length is the ratio; the whisker spans the runs.
             axes.bar([x], [ratio], width=width * 0.9, color="#4878a8", zorder=2,
+                     yerr=[[ratio - low], [high - ratio]], capsize=3, ecolor="#303030",
                      label=name if p == 0 and len(names) > 1 else None)
-            axes.text(x, ratio * 1.08, "%.2fx" % ratio, ha="center", va="bottom", fontsize=8)
+            axes.text(x, high + 0.02, "%.2fx" % ratio, ha="center", va="bottom", fontsize=8)
     axes.axhline(1.0, linestyle="--", color="#c0504d", linewidth=1.5, zorder=3,
                  label="1.00x: as fast as %s" % first["peer"])
-    axes.set_yscale("log")
-    low, high = min(shown + [0.5]) / 2, max(shown + [1.0]) * 3
-    axes.set_ylim(low, high)
-    ticks = [t for t in (0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1, 3, 10) if low <= t <= high]
-    axes.set_yticks(ticks)
-    axes.set_yticklabels(["%gx" % t for t in ticks])
-    axes.minorticks_off()
+    axes.set_ylim(0, max(shown + [1.0]) * 1.15)
     axes.set_xticks(list(range(len(rows))))
     axes.set_xticklabels([row["label"] for row in rows], rotation=30, ha="right")
     axes.set_xlabel("shape MxNxK, by number of multiply-adds")
-    axes.set_ylabel("x %s (its time / the variant's, log scale)" % first["peer"])
-    axes.set_title("%s: speed relative to %s over shapes\n%s" % (first["lab"], first["peer"], first["gpu"]),
+    axes.set_ylabel("x %s (its time / the variant's)" % first["peer"])
+    axes.set_title("%s: %s speed relative to %s over shapes\n%s; median, whiskers: slowest to"
+                   " fastest run" % (first["lab"], subject(names, "'s"), first["peer"], first["gpu"]),
                    fontsize=11)
     axes.grid(axis="y", color="#dddddd", zorder=0)
-    axes.legend(loc="upper left", fontsize=8, frameon=False)
+    axes.legend(loc="lower left", fontsize=8, framealpha=0.9)
     figure.tight_layout()
     return figure
 

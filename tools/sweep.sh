@@ -9,11 +9,12 @@
 #
 #   tools/sweep.sh [--preset NAME | --bin DIR] [--variant LIST] [--reps N] LAB [OUT_DIR]
 #
-# --variant: the variants to time (the runner's --variant; default: every
-# variant but the first of labs 01-04, whose baseline takes seconds at 2^30;
-# lab 05: its last). Builds nothing: the runner is build/NAME/bin/LAB (preset
-# default: check) or DIR/LAB. OUT_DIR defaults to build/sweep. A size that
-# does not fit the GPU's memory is skipped (the runner's --or-skip).
+# --variant: the variants to time (the runner's --variant; default, from the
+# runner's --list: every variant but the first of labs 01-04, whose baseline
+# takes seconds at 2^30; lab 05: its last). Builds nothing: the runner is
+# build/NAME/bin/LAB (preset default: check) or DIR/LAB. OUT_DIR defaults to
+# build/sweep. A size that does not fit the GPU's memory is skipped (the
+# runner's --or-skip).
 # Exit codes: 0 every size ran and checked; 1 a size failed (the others still
 # ran; its log says why); 2 bad usage or no runner built; 77 no CUDA device.
 set -u
@@ -59,18 +60,17 @@ powers() {
     k=$((k + 1))
   done
 }
+# pick: which of the runner's variants to time by default.
+pick=all-but-first
 case $lab in
-  01-dot-product) sizes=$(powers); default_variant=1,2,3,4,5,6 ;;
-  02-reduction) sizes=$(powers); default_variant=1,2,3,4,5,6,7 ;;
-  03-scan) sizes=$(powers | sed 's|$|/1024|'); default_variant=1,2,3,4,5 ;;
-  04-hierarchical-scan) sizes=$(powers); default_variant=1,2,3,4,5 ;;
+  01-dot-product | 02-reduction | 04-hierarchical-scan) sizes=$(powers) ;;
+  03-scan) sizes=$(powers | sed 's|$|/1024|') ;;
   05-tiled-matmul)
     sizes="512x512x512 1024x1024x1024 2048x2048x2048 4096x4096x4096 8192x8192x8192
            4095x4095x4095 1000x999x1001 8192x64x8192 64x8192x8192 256x256x65536"
-    default_variant=6 ;;
+    pick=last ;;
   *) usage "no sizes for $lab" ;;
 esac
-variant=${variant:-$default_variant}
 
 "$runner" --probe >/dev/null 2>&1
 case $? in
@@ -78,6 +78,17 @@ case $? in
   77) echo "no CUDA device: nothing swept"; exit 77 ;;
   *) echo "error: $runner --probe failed" >&2; exit 2 ;;
 esac
+
+if [ -z "$variant" ]; then
+  listed=$(sh "$root/tools/variants.sh" "$runner") || exit 2
+  indices=$(echo "$listed" | cut -f1)
+  if [ $pick = last ]; then
+    variant=$(echo "$indices" | tail -n 1)
+  else
+    variant=$(echo "$indices" | sed 1d | paste -sd, -)
+  fi
+  [ -n "$variant" ] || { echo "error: $runner lists only one variant: give --variant" >&2; exit 2; }
+fi
 
 mkdir -p "$out/$lab" || exit 2
 status=0

@@ -1,8 +1,9 @@
 #!/bin/sh
-# Host tests of tools/counters.sh, tools/counters-table.py,
+# Host tests of tools/counters.sh, tools/counters-table.py, tools/sweep.sh,
 # tools/plot-results.py and tools/sweep-table.py; tests/tools/CMakeLists.txt
 # registers one CTest test per case. No GPU is needed: counters.sh runs against fixtures/fake-ncu and
-# fixtures/fake-runner, which replay a real profile of lab 01 on an H100.
+# fixtures/fake-runner, which replay a real profile of lab 01 on an H100; sweep.sh against the
+# fake runner.
 # fixtures/counters/*.csv are what ncu 2025.3.1 wrote for v0 and v1 at 2^24,
 # from the last three L2 flushes on and trimmed to the metrics asked for. That
 # profile took the stall reasons per warp (smsp__average_warp_latency_issue_stalled_*);
@@ -16,16 +17,23 @@
 #   check.sh counters PYTHON TREE WORK CASE      counters.sh end to end: CASE is ok (one
 #                                                variant fails: exit 1, table written), no-ncu,
 #                                                no-permission or no-device (exit 77), usage (exit 2)
-#   check.sh plot PYTHON TREE WORK JSON FILE...  plot-results.py writes FILE... from JSON, an SVG
-#                                                each, the same twice (77: no matplotlib)
+#   check.sh plot PYTHON TREE WORK JSON [--counters CSV SIZE] FILE...
+#                                                plot-results.py writes FILE... from JSON (and
+#                                                the counters), an SVG each, the same twice (77:
+#                                                no matplotlib)
 #   check.sh plot-wrong PYTHON TREE WORK         a variant that failed its check is marked, not drawn
-#   check.sh plot-refuses PYTHON TREE WORK       a bad command line or JSON: exit 2, nothing written
+#   check.sh plot-refuses PYTHON TREE WORK       a bad command line, JSON or counters: exit 2, nothing written
+#   check.sh sweep-variants PYTHON TREE WORK     tools/sweep.sh times, at every size, the variants
+#                                                the runner's --list gives: all but the first
+#                                                (lab 05: the last), or those of --variant
 #   check.sh sweep-table PYTHON TREE WORK        sweep-table.py's tables of fixtures/sweep/ are
 #                                                fixtures/sweep/expected/; a wrong variant is left
 #                                                out of "best"
 #   check.sh sweep-refuses PYTHON TREE WORK      a malformed report, a mixed folder, a bad CSV or
 #                                                command line: exit 2, nothing written
 #   check.sh sweep-plot PYTHON TREE WORK         the table and the SVG, the same twice (77: no matplotlib)
+#   check.sh results-landing PYTHON TREE WORK    each row of docs/results/README.md's tables is what
+#                                                its JSON report and sweep page say
 #   check.sh sweep-results PYTHON TREE WORK      each docs/results/LAB-sweep.md holds the rows that
 #                                                sweep-table.py makes of docs/results/sweep/LAB/,
 #                                                and so does each docs/results/h200/h200-LAB-sweep.md
@@ -132,12 +140,20 @@ case $mode in
   plot)
     json=$1
     shift
+    counters=
+    if [ "$1" = --counters ]; then
+      counters="--counters $2 $3"
+      shift 3
+    fi
     mkdir -p "$work/a" "$work/b"
-    "$python" "$tree/tools/plot-results.py" --sm-clock-mhz 1980 "$json" "$work/a"
+    # shellcheck disable=SC2086 # the option and its two values, or nothing
+    "$python" "$tree/tools/plot-results.py" --sm-clock-mhz 1980 $counters "$json" "$work/a"
     code=$?
     [ $code -eq 77 ] && exit 77
     [ $code -eq 0 ] || fail "plot-results.py exited with $code"
-    expect_exit 0 "$work/log" "$python" "$tree/tools/plot-results.py" --sm-clock-mhz 1980 "$json" "$work/b"
+    # shellcheck disable=SC2086 # the option and its two values, or nothing
+    expect_exit 0 "$work/log" "$python" "$tree/tools/plot-results.py" --sm-clock-mhz 1980 $counters \
+      "$json" "$work/b"
     for file in "$@"; do
       head -c 200 "$work/a/$file" | grep -q "<svg" || fail "$file is not an SVG"
       grep -q "NVIDIA H100 80GB HBM3" "$work/a/$file" || fail "$file has no GPU name"
@@ -158,6 +174,7 @@ case $mode in
     ;;
   plot-refuses)
     good=$tree/docs/results/01-dot-product.json
+    matmul=$tree/docs/results/05-tiled-matmul.json
     printf '{"lab": "01-dot-product", "title": ' >"$work/truncated.json"
     sed 's/"copy_gbps": [0-9.]*/"copy_gbps": "fast"/' "$good" >"$work/text-rate.json"
     sed 's/"lab": "01-dot-product"/"lab": "..\/escape"/' "$good" >"$work/bad-lab.json"
@@ -166,11 +183,32 @@ case $mode in
     for args in "" "$good" "$work/no-such.json $work/out" "$work/truncated.json $work/out" \
                 "$work/text-rate.json $work/out" "$work/bad-lab.json $work/out" \
                 "$work/no-variants.json $work/out" "$good $work/no-such-folder" \
-                "--sm-clock-mhz -5 $good $work/out"; do
+                "--sm-clock-mhz -5 $good $work/out" \
+                "--counters $work/no-such.csv 2048x2048x2048 $matmul $work/out" \
+                "--counters $tree/docs/results/05-tiled-matmul-counters.csv 2048 $matmul $work/out" \
+                "--counters $tree/docs/results/01-dot-product-counters.csv 2048x2048x2048 $matmul $work/out"; do
       # shellcheck disable=SC2086 # each case is several arguments
       expect_exit 2 "$work/log" "$python" "$tree/tools/plot-results.py" $args
     done
     [ -z "$(ls "$work/out")" ] || fail "a refused input still wrote $(ls "$work/out")"
+    ;;
+  sweep-variants)
+    mkdir -p "$work/bin"
+    for lab in 01-dot-product 05-tiled-matmul; do cp "$fixtures/fake-runner" "$work/bin/$lab"; done
+    # sweep_variants TIMED COUNT SWEEP_ARGUMENTS...: every one of COUNT runs timed variants TIMED
+    sweep_variants() {
+      timed=$1 count=$2
+      shift 2
+      rm -f "$work/runs"
+      expect_exit 0 "$work/log" env FAKE_RUNNER_LOG="$work/runs" sh "$tree/tools/sweep.sh" \
+        --bin "$work/bin" "$@" "$work/out"
+      got=$(cut -d' ' -f2 "$work/runs" | sort -u)
+      [ "$got" = "$timed" ] || fail "sweep.sh $*: timed variants '$got', not '$timed'"
+      [ "$(wc -l <"$work/runs")" -eq "$count" ] || fail "sweep.sh $*: not $count runs"
+    }
+    sweep_variants 1,2 41 01-dot-product
+    sweep_variants 2 10 05-tiled-matmul
+    sweep_variants 0 41 --variant 0 01-dot-product
     ;;
   sweep-table)
     # The fixtures' own layout, so that the pages' relative links come out the same.
@@ -304,6 +342,38 @@ lines" "$good" "$work/out"
     done
     [ -n "${checked:-}" ] || fail "no docs/results/*-sweep.md found"
     echo "checked: $checked"
+    ;;
+  results-landing)
+    # Each row of docs/results/README.md's tables against the JSON report and the sweep page it
+    # links: the fastest variant by median, its time, ratio and % of copy, the commits, the range.
+    "$python" - "$tree/docs/results" <<'PY' || fail "docs/results/README.md differs from the reports"
+import json, os, re, sys
+results = sys.argv[1]
+text = open(os.path.join(results, "README.md"), encoding="utf-8").read()
+rows = re.findall(r"^\| \[([0-9]{2}-[a-z-]+)\]\(((?:h200/)?)[^)]*\) \|(.*)\|$", text, re.M)
+bad = []
+for lab, folder, rest in rows:
+    cells = [c.strip() for c in rest.split("|")]
+    report = json.load(open(os.path.join(results, folder, lab + ".json"), encoding="utf-8"))
+    best = min((v for v in report["variants"] if v["correct"]), key=lambda v: v["median_ms"])
+    time = "%.3f ms" % best["median_ms"]
+    if report["flops_per_run"]:
+        time += ", %.1f TFLOP/s" % (best["gflops"] / 1e3)
+    copy = "compute-bound" if report["flops_per_run"] else "%d%%" % round(best["percent_of_copy"])
+    page = open(os.path.join(results, folder, lab + ".md"), encoding="utf-8").read()
+    sweep_link = re.search(r"\]\(([^)]*)\)", cells[6]).group(1)
+    sweep = open(os.path.join(results, sweep_link), encoding="utf-8").read()
+    span = "[%s to %s]" % re.search(r"runs at (\S+) to (\S+) the speed", sweep).groups()
+    want = [best["name"], time, "%.2fx %s" % (best["speedup_vs_peer"], report["peer"]["name"]), copy,
+            "`%s`" % re.search(r"^commit: (\w+)", page, re.M).group(1)]
+    got = cells[1:4] + cells[4:6]
+    got[2] = got[2].replace(" (FP32)", "")
+    commit = "`%s`" % re.search(r"commit `?(\w+)", sweep).group(1)
+    if got != want or not cells[6].startswith(span) or commit not in cells[6]:
+        bad.append("%s%s: %s, not %s, %s (%s)" % (folder, lab, cells[1:], want, span, commit))
+if len(rows) != 10 or bad:
+    sys.exit("%d rows; wrong: %s" % (len(rows), "; ".join(bad)))
+PY
     ;;
   *) fail "no mode $mode" ;;
 esac
