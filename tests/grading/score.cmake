@@ -16,8 +16,9 @@
 
 if(CMAKE_SCRIPT_MODE_FILE)
   cmake_policy(VERSION 3.25) # a script starts with none: IN_LIST needs it
-  # cmake -DSCORE=<pp-score> -DRUBRIC=<rubric> [-DCASE=<fixture> -DOUT=<dir>]
-  #       [-DHEADER=<line> | -DUNGRADED=ON | -DFAIL=<regex> | -DSAME_AS=<fixture>] -P score.cmake
+  # cmake -DSCORE=<pp-score> -DRUBRIC=<rubric> [-DCASE=<fixture> -DOUT=<dir> [-DSTUDENT=<id>]]
+  #       [-DHEADER=<line> | -DUNGRADED=ON | -DFAIL=<regex> | -DSAME_AS=<fixture> |
+  #        -DROW_STARTS=<text>] -P score.cmake
   # cmake -DSCORE=<pp-score> -DRUBRIC=<rubric> -DOUT=<dir> -DFULL=ON -DCTEST=<ctest>
   #       -DBUILD=<build folder> -P score.cmake
   if(FULL)
@@ -60,7 +61,9 @@ if(CMAKE_SCRIPT_MODE_FILE)
     file(REMOVE_RECURSE "${OUT}")
     file(MAKE_DIRECTORY "${OUT}")
     set(student nobody)
-    if(EXISTS "${CASE}/results/submission.txt")
+    if(DEFINED STUDENT)
+      set(student "${STUDENT}")
+    elseif(EXISTS "${CASE}/results/submission.txt")
       file(STRINGS "${CASE}/results/submission.txt" student REGEX "^student ")
       string(REGEX REPLACE "^student " "" student "${student}")
     endif()
@@ -90,6 +93,15 @@ if(CMAKE_SCRIPT_MODE_FILE)
 
   file(READ "${OUT}/results.json" json)
   file(READ "${OUT}/row.csv" row)
+  if(DEFINED ROW_STARTS)
+    # A student id that reads as a formula is written as text.
+    string(FIND "${row}" "${ROW_STARTS}" at)
+    if(NOT at EQUAL 0)
+      message(FATAL_ERROR "row.csv must begin with ${ROW_STARTS}: ${row}")
+    endif()
+    message(STATUS "row.csv begins with ${ROW_STARTS}")
+    return()
+  endif()
   string(JSON count LENGTH "${json}" tests)
   math(EXPR last "${count} - 1")
   if(UNGRADED)
@@ -233,6 +245,9 @@ endforeach()
 pp_score_test(same-ratios-any-gpu ${fixtures}/rubric.txt -DCASE=${fixtures}/gpu-h100
               -DOUT=${out}/gpu-h100 -DSAME_AS=${fixtures}/gpu-l4)
 # What grading/grade leaves where no GPU is usable: reports that say ungraded.
+# A student id a spreadsheet would run as a formula is written as text.
+pp_score_test(formula-id ${fixtures}/rubric.txt -DCASE=${fixtures}/mixed -DOUT=${out}/formula-id
+              "-DSTUDENT==HYPERLINK(\"http://x\",\"y\")" "-DROW_STARTS=\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",")
 pp_score_test(ungraded ${fixtures}/rubric.txt -DCASE=${fixtures}/ungraded -DOUT=${out}/ungraded -DUNGRADED=ON)
 
 # Bad input: exit code 2, and a message that says where.

@@ -1,0 +1,2 @@
+// Hostile: a compile that never ends and eats memory.
+#include "/dev/zero"
