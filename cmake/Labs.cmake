@@ -209,7 +209,9 @@ function(pp_submission_test lab name timeout kind)
            COMMAND sh ${PROJECT_SOURCE_DIR}/grading/run-test ${PP_RESULTS} ${name} ${kind} ${timeout}
                    -- ${ARGN})
   # No CTest TIMEOUT: run-test's own limit (scaled by PP_TIMEOUT_SCALE) stops it.
-  set_tests_properties(${name} PROPERTIES LABELS "${lab};submission;${kind}" SKIP_RETURN_CODE 77)
+  list(JOIN PP_SANDBOX_SYSTEM ":" system)
+  set_tests_properties(${name} PROPERTIES LABELS "${lab};submission;${kind}" SKIP_RETURN_CODE 77
+                       ENVIRONMENT "PP_SANDBOX_SYSTEM=${system}")
   if(kind MATCHES "^(large|timed)$")
     set_tests_properties(${name} PROPERTIES RUN_SERIAL ON)
   endif()
@@ -264,6 +266,20 @@ endfunction()
 # PP_SANDBOX (grading/sandbox; grading/grade sets it unless --no-sandbox), the
 # student's file is compiled in the sandbox, seeing only itself, its lab's
 # contract header and common/include, and the runner runs in it.
+# The toolchain's folders that lie outside the system's (e.g. a host compiler
+# in /opt/gcc, whose libraries the runner loads too): the sandbox binds them
+# read-only (grading/sandbox --system), as it binds /usr.
+set(PP_SANDBOX_SYSTEM "")
+foreach(tool IN ITEMS ${CMAKE_CUDA_COMPILER} ${CMAKE_CUDA_HOST_COMPILER} ${CMAKE_CXX_COMPILER}
+                      ${CMAKE_C_COMPILER})
+  file(REAL_PATH ${tool} real)
+  get_filename_component(prefix ${real} DIRECTORY)
+  get_filename_component(prefix ${prefix} DIRECTORY)
+  if(NOT prefix MATCHES "^/(usr|bin|sbin|lib|lib32|lib64|etc)(/|$)" AND NOT prefix IN_LIST PP_SANDBOX_SYSTEM)
+    list(APPEND PP_SANDBOX_SYSTEM ${prefix})
+  endif()
+endforeach()
+
 function(pp_add_submission_lab lab grader source perf_size)
   set(submitted ${PP_SUBMISSION}/${lab}/${source})
   if(NOT EXISTS ${submitted})
@@ -283,8 +299,13 @@ function(pp_add_submission_lab lab grader source perf_size)
   target_compile_options(${lab}-student PRIVATE -lineinfo)
   set(sandbox_run "")
   if(PP_SANDBOX)
-    set_target_properties(${lab}-student PROPERTIES CUDA_COMPILER_LAUNCHER
-      "sh;${PP_SANDBOX};compile;--ro;${submitted};--ro;${contract};--ro;${PROJECT_SOURCE_DIR}/common/include;--")
+    set(launcher sh ${PP_SANDBOX} compile --ro ${submitted} --ro ${contract}
+                 --ro ${PROJECT_SOURCE_DIR}/common/include)
+    foreach(dir IN LISTS PP_SANDBOX_SYSTEM)
+      list(APPEND launcher --system ${dir})
+    endforeach()
+    list(APPEND launcher --)
+    set_target_properties(${lab}-student PROPERTIES CUDA_COMPILER_LAUNCHER "${launcher}")
   endif()
   add_executable(${lab})
   target_link_libraries(${lab} PRIVATE ${lab}-student ${grader})
