@@ -200,9 +200,10 @@ endfunction()
 # lock by <kind>, and ends whatever of the submission is left when the test
 # ends. <kind> says what the test may run beside: host (needs no GPU), quick
 # (the sanitizers' small sizes), sweep (the grader's sizes, a few GiB), large
-# (most of the GPU's memory) or timed. CTest runs the last two alone
-# (RUN_SERIAL), the timed ones after every other test of the lab (DEPENDS),
-# the quick ones first (COST: they are the longest). grading-tests.txt lists
+# (most of the GPU's memory) or timed. CTest runs the timed ones alone
+# (RUN_SERIAL) after every other test of the lab (DEPENDS), a large one with
+# no sweep beside it (RESOURCE_GROUPS), the quick ones first (COST: they are
+# the longest). grading-tests.txt lists
 # the tests, "test TAB lab TAB name TAB kind", in this order, for grading/grade.
 function(pp_submission_test lab name timeout kind)
   add_test(NAME ${name}
@@ -212,8 +213,16 @@ function(pp_submission_test lab name timeout kind)
   list(JOIN PP_SANDBOX_SYSTEM ":" system)
   set_tests_properties(${name} PROPERTIES LABELS "${lab};submission;${kind}" SKIP_RETURN_CODE 77
                        ENVIRONMENT "PP_SANDBOX_SYSTEM=${system}")
-  if(kind MATCHES "^(large|timed)$")
+  # A large test takes most of the GPU's memory: grading/grade gives CTest a
+  # resource spec (grading-resources.json) of 1000 slots of it, of which a
+  # sweep takes one and a large test all, so a large test runs beside host and
+  # quick tests only. A timed test runs alone.
+  if(kind STREQUAL "timed")
     set_tests_properties(${name} PROPERTIES RUN_SERIAL ON)
+  elseif(kind STREQUAL "large")
+    set_tests_properties(${name} PROPERTIES RESOURCE_GROUPS "gpu-memory:1000")
+  elseif(kind STREQUAL "sweep")
+    set_tests_properties(${name} PROPERTIES RESOURCE_GROUPS "gpu-memory:1")
   endif()
   if(kind STREQUAL "quick")
     set_tests_properties(${name} PROPERTIES COST 100)
