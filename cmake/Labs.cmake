@@ -228,7 +228,7 @@ endfunction()
 # caller), each judged by the checker, plus the symbol check and perf. The
 # checker is linked with the solution only to resolve the variant table; it
 # launches nothing from it.
-function(pp_add_submission_lab lab grader source perf_size)
+function(pp_add_submission_lab lab grader source perf_size contract)
   set(submitted ${PP_SUBMISSION}/${lab}/${source})
   if(NOT EXISTS ${submitted})
     message(STATUS "${lab}: no ${source} in the submission")
@@ -249,7 +249,7 @@ function(pp_add_submission_lab lab grader source perf_size)
   set(runner $<TARGET_FILE:${lab}>)
   pp_submission_test(${lab} ${lab}.symbols 120 host
     $<TARGET_FILE:pp-symcheck> --allow ${PROJECT_SOURCE_DIR}/grading/allowed-symbols.txt
-    --verdict ${results}/${lab}.symbols.verdict $<TARGET_OBJECTS:${lab}-student>)
+    --contract ${contract} --verdict ${results}/${lab}.symbols.verdict $<TARGET_OBJECTS:${lab}-student>)
   foreach(check IN LISTS PP_CHECKS)
     set(args ${PP_CHECK_${check}_ARGS})
     if(PP_CHECK_${check}_VARIANTS)
@@ -294,9 +294,17 @@ function(pp_add_lab lab)
   target_link_libraries(${grader} PUBLIC pp ${ARG_LIBRARIES})
   pp_gauntlet(VARIANTS ${ARG_VARIANTS} SMALL_SMEM ${ARG_SMALL_SMEM} LARGE_SIZE ${ARG_LARGE_SIZE}
               STRESS ${ARG_STRESS} STRESS_DATASET ${ARG_STRESS_DATASET})
+  # The contract header, named like the lab file (dot_product.cu: dot_product.h):
+  # the only external names the file may define besides its kernels (pp-symcheck).
+  get_filename_component(stem ${ARG_SOURCE} NAME_WE)
+  set(contract ${CMAKE_CURRENT_SOURCE_DIR}/${stem}.h)
+  if(NOT EXISTS ${contract})
+    message(FATAL_ERROR "${lab}: no contract header ${contract} beside the grader")
+  endif()
+  set_property(GLOBAL PROPERTY PP_CONTRACT_${lab} ${contract})
 
   if(PP_GRADE STREQUAL "submission")
-    pp_add_submission_lab(${lab} ${grader} ${ARG_SOURCE} ${ARG_PERF_SIZE})
+    pp_add_submission_lab(${lab} ${grader} ${ARG_SOURCE} ${ARG_PERF_SIZE} ${contract})
     return()
   endif()
 
@@ -381,7 +389,7 @@ function(pp_add_lab lab)
 
   # What grading/grade refuses, the course's own files must not use.
   add_test(NAME ${lab}.symbols COMMAND pp-symcheck --allow ${PROJECT_SOURCE_DIR}/grading/allowed-symbols.txt
-           $<TARGET_OBJECTS:${lab}> $<TARGET_OBJECTS:${lab}-skeleton> $<TARGET_OBJECTS:${lab}-challenge>)
+           --contract ${contract} $<TARGET_OBJECTS:${lab}> $<TARGET_OBJECTS:${lab}-skeleton> $<TARGET_OBJECTS:${lab}-challenge>)
   set_tests_properties(${lab}.symbols PROPERTIES LABELS "${lab};host")
 
   # A mutant meets every check of the gauntlet in one test, until one rejects it.
