@@ -30,8 +30,10 @@ enum matmul_data { MATMUL_SMALL_INTEGERS, MATMUL_UNIFORM, MATMUL_WIDE };
 /** The small-integers data: nonzero integers in [-4, 4]. */
 #define MATMUL_INT_MAX_ABS 4
 
-/** The wide data's values: integers of 12 or 13 bits, 2^11 to 2^13 - 1 in magnitude ... */
+/** The wide data's values: integers of 12 or 13 bits, from 2^11 ... */
 #define MATMUL_WIDE_MIN 2048
+
+/** ... to 2^13 - 1 in magnitude ... */
 #define MATMUL_WIDE_MAX 8191
 
 /** ... times nonzero integers up to this magnitude. */
