@@ -530,15 +530,16 @@ static void find_stubs(void) {
   }
 }
 
-/* The C++ runtime's names, which no kernel may take either: std::, the ABI's,
- * operator new and delete. */
-static const char *const runtime_prefixes[] = {"_ZSt",  "_ZNSt", "_ZNKSt", "_ZN9__gnu_cxx", "_ZN10__cxxabiv1",
-                                               "_Znw",  "_Zna",  "_Zdl",   "_Zda",          "__cxa_"};
+/* The C++ runtime's mangled names, which no kernel may take either: std::,
+ * the ABI's, operator new and delete. (No C name but the contract's is let
+ * through at all.) */
+static const char *const runtime_prefixes[] = {"_ZSt", "_ZNSt", "_ZNKSt", "_ZN9__gnu_cxx", "_ZN10__cxxabiv1",
+                                               "_Znw", "_Zna",  "_Zdl",   "_Zda"};
 
 /* Whether @p name (mangled) is a kernel's host function: nvcc gives each
- * kernel _Z<rest> a stub named __device_stub__Z<rest>, which it calls. */
+ * kernel _Z<rest> a stub named __device_stub__Z<rest>, which it calls. (A
+ * kernel with C linkage has a C name, which could be any library's: refused.) */
 static int is_kernel(const char *name) {
-  if (strncmp(name, "_Z", 2)) return 0;
   char *stub = checked(malloc(strlen(name) + sizeof "__device_stub__"));
   sprintf(stub, "__device_stub__%s", name + 1);
   int found = 0;
@@ -564,7 +565,8 @@ static void check_definitions(void) {
       runtime |= !strncmp(name, runtime_prefixes[p], strlen(runtime_prefixes[p]));
     if (contains(&contract, name) ||
         !strncmp(name, "DW.ref.", 7) || /* the compiler's pointer to its exception personality */
-        (!runtime && (strstr(name, "__device_stub__") || is_kernel(name) || is_device_copy(name))))
+        (!strncmp(name, "_Z", 2) && !runtime &&
+         (strstr(name, "__device_stub__") || is_kernel(name) || is_device_copy(name))))
       continue;
     refuse("defines %s%s, which a lab file may not: only the names its contract declares, its kernels "
            "and names local to the file (static); any other definition (a CUDA, harness, C or C++ "
