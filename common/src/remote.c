@@ -338,7 +338,7 @@ int pp_runner_stress(pp_runner *r, int variant, int dataset, uint64_t seed, char
   return run_request(r, &q, &a, r->timeout_s, "while running it under stress", note, len);
 }
 
-/* Copies the runner's output to @p out, each line marked as the submission's. */
+/* Copies the runner's output to @p out, each line marked with @p label. */
 static void show_output(int fd, const char *label, FILE *out) {
   FILE *in = fdopen(dup(fd), "r");
   if (!in) return;
