@@ -107,9 +107,6 @@ static void check_case(void *state, int dataset, uint64_t seed) {
   if (dataset == WIDE) {
     matmul_fill_wide_host(a, s->m, s->k, MATMUL_A_STREAM, seed);
     matmul_fill_wide_host(b, s->k, s->n, MATMUL_B_STREAM, seed);
-  } else if (dataset == SMALL_INTEGERS) {
-    pp_fill_nonzero_ints_f32(a, m * k, MATMUL_INT_MAX_ABS, seed, MATMUL_A_STREAM);
-    pp_fill_nonzero_ints_f32(b, k * n, MATMUL_INT_MAX_ABS, seed, MATMUL_B_STREAM);
   } else {
     pp_fill_uniform_f32(a, m * k, MATMUL_UNIFORM_LO, MATMUL_UNIFORM_HI, seed, MATMUL_A_STREAM);
     pp_fill_uniform_f32(b, k * n, MATMUL_UNIFORM_LO, MATMUL_UNIFORM_HI, seed, MATMUL_B_STREAM);

@@ -161,6 +161,15 @@ static void test_random(void) {
   }
   for (int v = -4; v <= 4; ++v) EXPECT(v == 0 ? count[4] == 0 : count[v + 4] > N / 10);
 
+  /* The quarters: the same integers divided by 4, so that none is an integer. */
+  pp_fill_nonzero_quarters_f32(y, N, 4, 7, 2);
+  int whole = 0;
+  for (int i = 0; i < N; ++i) {
+    EXPECT(y[i] == 0.25f * x[i]);
+    whole += y[i] == (int)y[i];
+  }
+  EXPECT(whole < N / 3); /* only -1 and 1, a quarter of them */
+
   int32_t *k = malloc(N * sizeof *k);
   pp_fill_ints_i32(k, N, -3, 3, 7, 3);
   int seen[7] = {0};
