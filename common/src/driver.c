@@ -482,9 +482,11 @@ static int time_once(session *s, void *state, int variant, double *ms, double *e
  * (filled, untimed, before it) and each checked after it: a wrong answer at
  * any repetition fails the variant. In the checker each repetition's seed is
  * drawn from the operating system after the previous reply, so no input can
- * be foreseen; a failure names its seed (--seed reproduces it). Returns 0, or
- * 1 with the verdict saying why. */
-static int time_variant(session *s, void *state, int variant, pp_timing *t, pp_verdict *v) {
+ * be foreseen; a failure names its seed (--seed reproduces it), and *gap_ms
+ * gets the median of its time less the runner's own event time. Returns 0,
+ * or 1 with the verdict saying why. */
+static int time_variant(session *s, void *state, int variant, pp_timing *t, double *gap_ms,
+                        pp_verdict *v) {
   const pp_options *o = s->o;
   double *ms = malloc((size_t)o->reps * sizeof *ms), *gap = malloc((size_t)o->reps * sizeof *gap);
   int status = 0;
@@ -514,17 +516,18 @@ static int time_variant(session *s, void *state, int variant, pp_timing *t, pp_v
     }
   }
   if (!status) *t = pp_timing_summary(ms, o->reps);
+  if (!status && s->runner) *gap_ms = pp_median(gap, o->reps);
   /* The runner's events enclose less than the checker's clock, never more:
    * beyond the path's overhead (already taken off) only TIMED_EXTRA_MS and
    * the path's jitter separate them. An event time shorter than that is a
    * clock the submission's process changed: its events, or its clock. */
   double margin = TIMED_EXTRA_MS + 3.0 * s->path.spread_ms;
-  if (!status && s->runner && variant != PP_PEER && pp_median(gap, o->reps) > margin) {
+  if (!status && s->runner && variant != PP_PEER && *gap_ms > margin) {
     snprintf(v->note, sizeof v->note,
              "timing tampered with: the submission's process timed its runs %.4f ms shorter "
              "(median) than the checker measured, path overhead of %.4f ms taken off; more than "
              "the %.4f ms allowed",
-             pp_median(gap, o->reps), s->path.median_ms, margin);
+             *gap_ms, s->path.median_ms, margin);
     v->correct = 0;
     status = 1;
   }
@@ -540,7 +543,8 @@ static void measure(session *s, void *state, int variant, pp_result *r) {
   s->p->fill(state, s->o->seed, s->bench_dataset);
   run_once(s, state, variant, s->bench_dataset, r->name, &v);
   int checked = v.correct;
-  if (checked) r->ran = !time_variant(s, state, variant, &r->time, &v);
+  r->event_gap_ms = NAN; /* set where the checker timed it */
+  if (checked) r->ran = !time_variant(s, state, variant, &r->time, &r->event_gap_ms, &v);
   r->correct = v.correct;
   r->rel_error = v.rel_error;
   r->bound_ratio = v.bound_ratio;
@@ -637,7 +641,7 @@ static int bench(session *s, const int *selected, const pp_device *dev, const pp
   p->fill(state, o->seed, s->bench_dataset);
 
   report.cpu = (pp_result){.name = "CPU reference", .what = "the grader's reference on one core",
-                           .index = -1, .correct = 1};
+                           .index = -1, .correct = 1, .event_gap_ms = NAN};
   /* The checker (grading) scores the variants against the library peer and
    * variant 0 only: it skips the CPU's three timed runs (seconds at 2^28),
    * and its row reads "not run". */

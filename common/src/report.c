@@ -157,6 +157,7 @@ static void json_result(FILE *f, const pp_report *report, const pp_result *r) {
   number_field(f, "speedup_vs_peer", m.vs_peer);
   number_field(f, "relative_error", ran ? r->rel_error : NAN);
   number_field(f, "error_over_bound", ran ? r->bound_ratio : NAN);
+  number_field(f, "event_gap_ms", r->event_gap_ms);
   text_field(f, "note", r->note);
   fputc('}', f);
 }

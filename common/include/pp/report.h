@@ -25,6 +25,7 @@ typedef struct pp_result {
   pp_timing time;      /**< timings */
   double rel_error;    /**< |got - want| / |want| on the timed data (0 when exact) */
   double bound_ratio;  /**< |got - want| / tolerance: at most 1 when correct */
+  double event_gap_ms; /**< grading: median of the checker's time less the runner's event time (NaN if not timed so) */
   char note[256];      /**< why it failed, when it did */
 } pp_result;
 
