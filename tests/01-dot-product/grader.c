@@ -38,9 +38,9 @@
  *   loop when at least 4096 threads share the work, and at most 1024 in the
  *   trees and passes that follow). Catches lost precision and wrong types
  *   (a half accumulator passes the quarters, not this). Where it is
- *   tighter, a statistical bound applies too (statistical_bound() below):
- *   the worst case assumes every rounding errs the same way, which random
- *   data does not do.
+ *   tighter, a statistical bound applies too (pp_sum_likely_bound()): the
+ *   worst case assumes every rounding errs the same way, which random data
+ *   does not do.
  *
  * No exact dataset can expose more: here a float accumulator is the
  * contract, not a bug. Values large enough for partial sums to pass 2^24
@@ -81,9 +81,6 @@ static const char *const quick_sizes[] = {"0", "1", "33", "257", "2049", "65537"
 #define EXACT_QUARTERS_MAX ((size_t)1 << 33)
 /* The uniform data's largest product, 1.5 * 1.5. */
 #define UNIFORM_PRODUCT_MAX 2.25
-/* The statistical bound's multiple of its standard scale: exceeded with probability at most
- * 2 exp(-LAMBDA^2 / 2), below 10^-13. */
-#define LAMBDA 8.0
 
 typedef struct dot_state {
   size_t n;
@@ -165,32 +162,18 @@ static void launch(void *state, int v, int dataset) {
     dot_variants[v].launch(a, b, s->n, s->result.device, s->workspace.device);
 }
 
-/* The statistical bound on the uniform data's error. A float sum's error is
- * the sum of its roundings' errors, d_k s_k for each result s_k, |d_k| <= u
- * = 2^-24. Taken as independent with mean 0 (the model under random data;
- * Higham and Mary, "A New Approach to Probabilistic Rounding Error
- * Analysis", 2019), Hoeffding's inequality bounds it by LAMBDA u sqrt(sum
- * s_k^2) but for a chance of 2 exp(-LAMBDA^2 / 2). With S = sum|a b|, in the
- * ladder's orders (see the top): the products add at most pmax S (each at
- * most pmax = 2.25); a thread's serial loop of at most m = ceil(n / 4096)
- * terms adds at most m T^2 for its sum T <= m pmax, so all threads at most
- * m^2 pmax S; and the at most 1024 later roundings a product goes through
- * add at most 1024 S^2. At n = 2^28 it is about 250 times tighter than the
- * worst case: a dot product that skips or samples part of the input shows
- * (half the input, doubled, is off by 2.5e-5 S in the mean). */
-static double statistical_bound(const dot_state *s) {
-  double sum_abs = s->want.abs, m = ceil((double)s->n / 4096.0);
-  double squares = UNIFORM_PRODUCT_MAX * sum_abs * (1.0 + m * m) + 1024.0 * sum_abs * sum_abs;
-  return LAMBDA * 0x1p-24 * sqrt(squares) + 0x1p-52 * sum_abs; /* and the reference's rounding */
-}
-
 /* The tolerance; see the comment at the top. */
 static double tolerance(const dot_state *s) {
   if (s->dataset == QUARTERS && s->n <= EXACT_QUARTERS_MAX) return 0.0;
   double chain = 1.0 + ceil((double)s->n / 4096.0) + 1024.0;
   double worst = pp_sum_error_bound(chain, s->want.abs);
   if (s->dataset != UNIFORM) return worst;
-  double likely = statistical_bound(s);
+  /* The same orders (see the top): at most ceil(n / 4096) products in a
+   * thread's serial loop, at most 1024 roundings after it. At 2^28 about 250
+   * times tighter than the worst case: a sum that skips or samples part of
+   * the input shows (half of it, doubled, is off by 2.5e-5 S in the mean). */
+  double likely = pp_sum_likely_bound(ceil((double)s->n / 4096.0), 1024.0, UNIFORM_PRODUCT_MAX,
+                                      s->want.abs);
   return likely < worst ? likely : worst;
 }
 
