@@ -289,14 +289,12 @@ foreach(tool IN ITEMS ${CMAKE_CUDA_COMPILER} ${CMAKE_CUDA_HOST_COMPILER} ${CMAKE
   endif()
 endforeach()
 
-function(pp_add_submission_lab lab grader source perf_size)
+function(pp_add_submission_lab lab grader source perf_size contract)
   set(submitted ${PP_SUBMISSION}/${lab}/${source})
   if(NOT EXISTS ${submitted})
     message(STATUS "${lab}: no ${source} in the submission")
     return()
   endif()
-  get_filename_component(stem ${source} NAME_WE)
-  set(contract ${CMAKE_CURRENT_SOURCE_DIR}/${stem}.h)
   pp_checker_table(table ${lab} ${contract} ${ARGN})
   add_executable(${lab}-checker ${table})
   target_link_libraries(${lab}-checker PRIVATE ${grader})
@@ -334,7 +332,7 @@ function(pp_add_submission_lab lab grader source perf_size)
   endif()
   pp_submission_test(${lab} ${lab}.symbols 120 host
     $<TARGET_FILE:pp-symcheck> --allow ${PROJECT_SOURCE_DIR}/grading/allowed-symbols.txt
-    --verdict ${results}/${lab}.symbols.verdict $<TARGET_OBJECTS:${lab}-student>)
+    --contract ${contract} --verdict ${results}/${lab}.symbols.verdict $<TARGET_OBJECTS:${lab}-student>)
   foreach(check IN LISTS PP_CHECKS)
     set(args ${PP_CHECK_${check}_ARGS})
     if(PP_CHECK_${check}_VARIANTS)
@@ -379,9 +377,17 @@ function(pp_add_lab lab)
   target_link_libraries(${grader} PUBLIC pp ${ARG_LIBRARIES})
   pp_gauntlet(VARIANTS ${ARG_VARIANTS} SMALL_SMEM ${ARG_SMALL_SMEM} LARGE_SIZE ${ARG_LARGE_SIZE}
               STRESS ${ARG_STRESS} STRESS_DATASET ${ARG_STRESS_DATASET})
+  # The contract header, named like the lab file (dot_product.cu: dot_product.h):
+  # the only external names the file may define besides its kernels (pp-symcheck).
+  get_filename_component(stem ${ARG_SOURCE} NAME_WE)
+  set(contract ${CMAKE_CURRENT_SOURCE_DIR}/${stem}.h)
+  if(NOT EXISTS ${contract})
+    message(FATAL_ERROR "${lab}: no contract header ${contract} beside the grader")
+  endif()
+  set_property(GLOBAL PROPERTY PP_CONTRACT_${lab} ${contract})
 
   if(PP_GRADE STREQUAL "submission")
-    pp_add_submission_lab(${lab} ${grader} ${ARG_SOURCE} ${ARG_PERF_SIZE} ${ARG_VARIANTS})
+    pp_add_submission_lab(${lab} ${grader} ${ARG_SOURCE} ${ARG_PERF_SIZE} ${contract} ${ARG_VARIANTS})
     return()
   endif()
 
@@ -472,7 +478,7 @@ function(pp_add_lab lab)
 
   # What grading/grade refuses, the course's own files must not use.
   add_test(NAME ${lab}.symbols COMMAND pp-symcheck --allow ${PROJECT_SOURCE_DIR}/grading/allowed-symbols.txt
-           $<TARGET_OBJECTS:${lab}> $<TARGET_OBJECTS:${lab}-skeleton> $<TARGET_OBJECTS:${lab}-challenge>)
+           --contract ${contract} $<TARGET_OBJECTS:${lab}> $<TARGET_OBJECTS:${lab}-skeleton> $<TARGET_OBJECTS:${lab}-challenge>)
   set_tests_properties(${lab}.symbols PROPERTIES LABELS "${lab};host")
 
   # A mutant meets every check of the gauntlet in one test, until one rejects it.

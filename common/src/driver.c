@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <time.h>
 
 #include "pp/buffer.h"
@@ -30,6 +31,13 @@
 #define PLAUSIBLE_MARGIN 1.5
 /* Failure notes kept for the verdict file. */
 #define VERDICT_NOTES 5
+/* Empty requests timed for the path's overhead (each well under 0.1 ms), after a few untimed. */
+#define NULL_REQUESTS 200
+#define NULL_WARMUP 10
+/* What a timed request does beyond an empty one, in the runner, before and
+ * after the work its events enclose: two event records and a launch, a few
+ * microseconds each on the host. Added to the tamper margin (time_variant()). */
+#define TIMED_EXTRA_MS 0.025
 
 /* One run of the driver: the lab, its options, its runner when it is the
  * checker (remote.h), and what the verdict file will say. */
@@ -37,6 +45,8 @@ typedef struct session {
   const pp_problem *p;
   const pp_options *o;
   pp_runner *runner;
+  pp_runner *server; /* the checker itself, --serve: times the library peer (bench()) */
+  pp_path path;      /* the checker's measurement of the request path (bench()) */
   int bench_dataset; /* the dataset the table times */
   int only_dataset;  /* the one dataset --grade checks, or -1 for all */
   int cases;
@@ -441,33 +451,54 @@ static void cpu_run(void *ctx) {
   job->problem->cpu_reference(job->state);
 }
 
-/* Times one launch: here, or in the runner when this is the checker. */
-static int time_once(session *s, void *state, int variant, double *ms, pp_verdict *v) {
-  if (s->runner && variant != PP_PEER) {
-    PP_CHECK(cudaDeviceSynchronize()); /* the inputs and the poison land before the runner reads */
-    int got = pp_runner_time(s->runner, variant, s->bench_dataset, ms, v->note, sizeof v->note);
-    return got == -2 ? TIMED_OUT : got ? FAILED : RAN;
+/* A fresh 64-bit seed from the operating system: nothing the runner has seen
+ * (earlier seeds, earlier inputs) tells what it will be. */
+static uint64_t os_seed(void) {
+  uint64_t seed;
+  if (getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed) {
+    perror("error: cannot draw a seed from the operating system");
+    exit(PP_EXIT_USAGE);
   }
-  *ms = pp_time_launch(s->p, state, variant, s->bench_dataset);
-  return launch_failed("timing", v) ? FAILED : RAN;
+  return seed;
+}
+
+/* Times one launch. In the student's own run, with CUDA events here. In the
+ * checker, with its own clock around the request to the process that runs it
+ * (the runner, or the server for the library peer; remote.h), less the
+ * path's overhead: *event gets the runner's own event time, a cross-check. */
+static int time_once(session *s, void *state, int variant, double *ms, double *event, pp_verdict *v) {
+  if (!s->runner) {
+    *ms = *event = pp_time_launch(s->p, state, variant, s->bench_dataset, 1);
+    return launch_failed("timing", v) ? FAILED : RAN;
+  }
+  pp_runner *path = variant == PP_PEER ? s->server : s->runner;
+  double wall = 0.0;
+  int got = pp_runner_time(path, variant, s->bench_dataset, &wall, event, v->note, sizeof v->note);
+  *ms = wall - s->path.median_ms;
+  return got == -2 ? TIMED_OUT : got ? FAILED : RAN;
 }
 
 /* Times a variant over --warmup and --reps repetitions, each on new inputs
  * (filled, untimed, before it) and each checked after it: a wrong answer at
- * any repetition fails the variant. Returns 0, or 1 with the verdict saying why. */
-static int time_variant(session *s, void *state, int variant, pp_timing *t, pp_verdict *v) {
+ * any repetition fails the variant. In the checker each repetition's seed is
+ * drawn from the operating system after the previous reply, so no input can
+ * be foreseen; a failure names its seed (--seed reproduces it), and *gap_ms
+ * gets the median of its time less the runner's own event time. Returns 0,
+ * or 1 with the verdict saying why. */
+static int time_variant(session *s, void *state, int variant, pp_timing *t, double *gap_ms,
+                        pp_verdict *v) {
   const pp_options *o = s->o;
-  double *ms = malloc((size_t)o->reps * sizeof *ms);
+  double *ms = malloc((size_t)o->reps * sizeof *ms), *gap = malloc((size_t)o->reps * sizeof *gap);
   int status = 0;
   for (int r = -o->warmup; r < o->reps && !status; ++r) {
     /* A new input every time: a variant that keeps an earlier answer and
      * replays it when the input looks unchanged is wrong, not fast. */
-    uint64_t seed = o->seed + 1 + (uint64_t)(r + o->warmup);
+    uint64_t seed = s->runner ? os_seed() : o->seed + 1 + (uint64_t)(r + o->warmup);
     s->p->fill(state, seed, s->bench_dataset);
     s->p->prepare(state);
     memset(v, 0, sizeof *v);
-    double elapsed = 0.0;
-    status = time_once(s, state, variant, &elapsed, v) != RAN;
+    double elapsed = 0.0, event = 0.0;
+    status = time_once(s, state, variant, &elapsed, &event, v) != RAN;
     if (!status) {
       s->p->check(state, variant, v);
       status = !v->correct;
@@ -475,16 +506,33 @@ static int time_variant(session *s, void *state, int variant, pp_timing *t, pp_v
     if (status) {
       char why[160]; /* the check's note, cut to leave room for where it happened */
       snprintf(why, sizeof why, "%.159s", v->note);
-      snprintf(v->note, sizeof v->note, "%s repetition %d (seed %llu): %s",
+      snprintf(v->note, sizeof v->note, "%s repetition %d (seed %llu, data %s): %s",
                r < 0 ? "warm-up" : "timed", r < 0 ? r + o->warmup + 1 : r + 1,
-               (unsigned long long)seed, why);
+               (unsigned long long)seed, s->p->datasets[s->bench_dataset], why);
       v->correct = 0;
     } else if (r >= 0) {
       ms[r] = elapsed;
+      gap[r] = elapsed - event;
     }
   }
   if (!status) *t = pp_timing_summary(ms, o->reps);
+  if (!status && s->runner) *gap_ms = pp_median(gap, o->reps);
+  /* The runner's events enclose less than the checker's clock, never more:
+   * beyond the path's overhead (already taken off) only TIMED_EXTRA_MS and
+   * the path's jitter separate them. An event time shorter than that is a
+   * clock the submission's process changed: its events, or its clock. */
+  double margin = TIMED_EXTRA_MS + 3.0 * s->path.spread_ms;
+  if (!status && s->runner && variant != PP_PEER && *gap_ms > margin) {
+    snprintf(v->note, sizeof v->note,
+             "timing tampered with: the submission's process timed its runs %.4f ms shorter "
+             "(median) than the checker measured, path overhead of %.4f ms taken off; more than "
+             "the %.4f ms allowed",
+             *gap_ms, s->path.median_ms, margin);
+    v->correct = 0;
+    status = 1;
+  }
   free(ms);
+  free(gap);
   return status;
 }
 
@@ -495,13 +543,61 @@ static void measure(session *s, void *state, int variant, pp_result *r) {
   s->p->fill(state, s->o->seed, s->bench_dataset);
   run_once(s, state, variant, s->bench_dataset, r->name, &v);
   int checked = v.correct;
-  if (checked) r->ran = !time_variant(s, state, variant, &r->time, &v);
+  r->event_gap_ms = NAN; /* set where the checker timed it */
+  if (checked) r->ran = !time_variant(s, state, variant, &r->time, &r->event_gap_ms, &v);
   r->correct = v.correct;
   r->rel_error = v.rel_error;
   r->bound_ratio = v.bound_ratio;
   if (snprintf(r->note, sizeof r->note, "%s%s", checked && !v.correct ? "while timing, " : "",
                v.note) >= (int)sizeof r->note)
     r->note[sizeof r->note - 2] = '~'; /* mark the cut */
+}
+
+/* The checker's request path: NULL_REQUESTS empty requests to the server
+ * (pp_runner_null()), timed as every timed request is. Its median is taken
+ * off every time, the peer's and the variants': a constant of the path, not
+ * of the work, which would otherwise pull every ratio toward 1 and hide the
+ * bytes-per-second the plausibility floor judges. It is measured on the
+ * trusted server, never the submission's runner, so a runner that made its
+ * own empty requests slow could not make its kernels look faster. Returns 0,
+ * or -1 with a message (the grading's failure, not the submission's). */
+static int measure_path(session *s) {
+  double samples[NULL_REQUESTS];
+  char note[256];
+  for (int i = -NULL_WARMUP; i < NULL_REQUESTS; ++i) {
+    double wall = 0.0;
+    if (pp_runner_null(s->server, &wall, note, sizeof note)) {
+      printf("error: the checker's own server (its library peer's timer) failed: %s\n", note);
+      return -1;
+    }
+    if (i >= 0) samples[i] = wall;
+  }
+  pp_timing t = pp_timing_summary(samples, NULL_REQUESTS); /* sorts */
+  s->path.median_ms = t.median_ms;
+  s->path.spread_ms = samples[NULL_REQUESTS * 9 / 10] - samples[NULL_REQUESTS / 10];
+  s->path.requests = NULL_REQUESTS;
+  return 0;
+}
+
+/* The checker's library peer: the checker itself, started again as a server
+ * (/proc/self/exe --serve: the instructor's code, no student's), shares the
+ * state's buffers and times the peer through the same path as the runner
+ * times the variants, with the path's overhead measured first. It runs
+ * before the runner has started (the runner starts with its first request),
+ * so no student code is on the GPU while the peer is timed; it quits after. */
+static int measure_peer(session *s, void *state, const pp_size *size, pp_result *r) {
+  static char *const self[] = {"/proc/self/exe", NULL};
+  s->server = pp_runner_new(s->p, self, s->o->timeout_s, "checker's server");
+  pp_runner_share(s->server, size);
+  int status = measure_path(s);
+  if (!status) measure(s, state, PP_PEER, r);
+  pp_runner_unshare(s->server);
+  if (pp_runner_stop(s->server, stdout) && !status) {
+    printf("error: the checker's own server did not end cleanly\n");
+    status = -1;
+  }
+  s->server = NULL;
+  return status;
 }
 
 /* The checker does not believe a runner that reports a time no kernel could
@@ -545,7 +641,7 @@ static int bench(session *s, const int *selected, const pp_device *dev, const pp
   p->fill(state, o->seed, s->bench_dataset);
 
   report.cpu = (pp_result){.name = "CPU reference", .what = "the grader's reference on one core",
-                           .index = -1, .correct = 1};
+                           .index = -1, .correct = 1, .event_gap_ms = NAN};
   /* The checker (grading) scores the variants against the library peer and
    * variant 0 only: it skips the CPU's three timed runs (seconds at 2^28),
    * and its row reads "not run". */
@@ -557,7 +653,13 @@ static int bench(session *s, const int *selected, const pp_device *dev, const pp
   }
 
   report.peer = (pp_result){.name = p->peer_name, .what = "the library peer", .index = -1};
-  measure(s, state, PP_PEER, &report.peer);
+  if (!s->runner) {
+    measure(s, state, PP_PEER, &report.peer);
+  } else if (measure_peer(s, state, size, &report.peer)) {
+    destroy_state(s, state);
+    return PP_EXIT_USAGE;
+  }
+  report.path = s->path;
 
   report.variants = calloc((size_t)count, sizeof *report.variants);
   const pp_result *best = NULL;
@@ -623,6 +725,7 @@ static void write_verdict(const session *s, int status) {
   if (s->best) fprintf(f, "best %s\n", s->best);
   if (s->vs_peer > 0) fprintf(f, "vs_peer %.4f\n", s->vs_peer);
   if (s->vs_first > 0) fprintf(f, "vs_first %.4f\n", s->vs_first);
+  if (s->path.requests) fprintf(f, "overhead_ms %.4f\n", s->path.median_ms);
   for (int i = 0; i < s->note_count; ++i) {
     fputs("note ", f);
     for (const char *c = s->notes[i]; *c; ++c) fputc(*c == '\n' ? ' ' : *c, f);
@@ -654,7 +757,7 @@ static int run(session *s, const int *selected, const pp_device *dev, const pp_s
   }
   printf("%s on %s; seed %llu (--seed to change)%s\n", p->lab, dev->name,
          (unsigned long long)o->seed, o->runner ? "; variants run by the submission's process" : "");
-  if (o->runner) s->runner = pp_runner_new(p, o->runner, o->timeout_s);
+  if (o->runner) s->runner = pp_runner_new(p, o->runner, o->timeout_s, "submission");
   int status = o->mode == PP_MODE_GRADE    ? grade(s, selected)
                : o->mode == PP_MODE_STRESS ? stress(s, selected)
                                            : bench(s, selected, dev, size);

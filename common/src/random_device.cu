@@ -33,8 +33,9 @@ struct uniform_f32 {
 };
 struct nonzero_int_f32 {
   int max_abs;
+  float unit; // a power of two: the scaling is exact
   __device__ float operator()(uint64_t key, size_t i) const {
-    return pp_nonzero_int_value(pp_bits_at(key, i), max_abs);
+    return pp_nonzero_int_value(pp_bits_at(key, i), max_abs) * unit;
   }
 };
 struct int_i32 {
@@ -57,7 +58,12 @@ extern "C" void pp_fill_uniform_f32_device(float *x, size_t n, float lo, float h
 
 extern "C" void pp_fill_nonzero_ints_f32_device(float *x, size_t n, int max_abs, uint64_t seed,
                                                 uint64_t stream) {
-  fill(x, n, seed, stream, nonzero_int_f32{max_abs});
+  fill(x, n, seed, stream, nonzero_int_f32{max_abs, 1.0f});
+}
+
+extern "C" void pp_fill_nonzero_quarters_f32_device(float *x, size_t n, int max_abs, uint64_t seed,
+                                                    uint64_t stream) {
+  fill(x, n, seed, stream, nonzero_int_f32{max_abs, 0.25f});
 }
 
 extern "C" void pp_fill_ints_i32_device(int32_t *x, size_t n, int32_t lo, int32_t hi, uint64_t seed,

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "pp/check.h"
+#include "pp/timer.h"
 #include "share.h"
 
 /* The runner's end of the socket. */
@@ -23,7 +24,7 @@
 #define NAME_BYTES 64
 /* Output of the runner shown at most (the rest is counted, not shown). */
 #define OUTPUT_LINES 200
-enum op { OP_HELLO, OP_SHARE, OP_UNSHARE, OP_LAUNCH, OP_TIME, OP_STRESS, OP_QUIT };
+enum op { OP_HELLO, OP_SHARE, OP_UNSHARE, OP_LAUNCH, OP_TIME, OP_STRESS, OP_NULL, OP_QUIT };
 
 typedef struct request {
   int32_t op, variant, dataset, count; /* count: buffers that follow OP_SHARE */
@@ -35,13 +36,14 @@ typedef struct request {
 typedef struct reply {
   int32_t status; /* 0 done; 1 failed, see note */
   int32_t count;  /* OP_HELLO: variant names that follow */
-  double elapsed_ms; /* OP_TIME: the one launch it timed */
+  double event_ms; /* OP_TIME: its own CUDA events' time of the launch, a cross-check only */
   char note[256];
 } reply;
 
 struct pp_runner {
   const pp_problem *problem;
   char **argv; /* command + "--serve" */
+  const char *label; /* marks its output's lines */
   double timeout_s;
   pid_t pid;   /* 0 when not running */
   int socket;
@@ -96,7 +98,8 @@ static int recv_all(int fd, void *data, size_t bytes, double deadline) {
 
 /* ---- the checker's side ---- */
 
-pp_runner *pp_runner_new(const pp_problem *problem, char *const *command, double timeout_s) {
+pp_runner *pp_runner_new(const pp_problem *problem, char *const *command, double timeout_s,
+                         const char *label) {
   pp_runner *r = calloc(1, sizeof *r);
   int argc = 0;
   while (command[argc]) ++argc;
@@ -104,6 +107,7 @@ pp_runner *pp_runner_new(const pp_problem *problem, char *const *command, double
   memcpy(r->argv, command, (size_t)argc * sizeof *r->argv);
   r->argv[argc] = "--serve";
   r->problem = problem;
+  r->label = label;
   r->timeout_s = timeout_s;
   r->socket = -1;
   char path[] = "/tmp/pp-runner-output-XXXXXX";
@@ -298,13 +302,34 @@ int pp_runner_launch(pp_runner *r, int variant, int dataset, char *note, size_t 
   return run_request(r, &q, &a, r->timeout_s, "while running it", note, len);
 }
 
-int pp_runner_time(pp_runner *r, int variant, int dataset, double *elapsed_ms, char *note,
-                   size_t len) {
+/* The checker's clock around one request and its reply: started once the
+ * runner is ready and the L2 cache is flushed (in this process, waited for),
+ * so that it holds the request, the runner's work and the reply only. */
+static int clocked_request(pp_runner *r, request *q, reply *a, const char *doing, double *wall_ms,
+                           char *note, size_t len) {
+  int got = ready(r, note, len);
+  if (got) return got;
+  pp_flush_l2();
+  PP_CHECK(cudaDeviceSynchronize());
+  double start = now_s();
+  got = run_request(r, q, a, r->timeout_s, doing, note, len);
+  *wall_ms = (now_s() - start) * 1e3;
+  return got;
+}
+
+int pp_runner_time(pp_runner *r, int variant, int dataset, double *wall_ms, double *event_ms,
+                   char *note, size_t len) {
   request q = {.op = OP_TIME, .variant = variant, .dataset = dataset};
   reply a;
-  int got = run_request(r, &q, &a, r->timeout_s, "while timing it", note, len);
-  if (!got) *elapsed_ms = a.elapsed_ms;
+  int got = clocked_request(r, &q, &a, "while timing it", wall_ms, note, len);
+  if (!got) *event_ms = a.event_ms;
   return got;
+}
+
+int pp_runner_null(pp_runner *r, double *wall_ms, char *note, size_t len) {
+  request q = {.op = OP_NULL};
+  reply a;
+  return clocked_request(r, &q, &a, "while answering an empty request", wall_ms, note, len);
 }
 
 int pp_runner_stress(pp_runner *r, int variant, int dataset, uint64_t seed, char *note, size_t len) {
@@ -313,8 +338,8 @@ int pp_runner_stress(pp_runner *r, int variant, int dataset, uint64_t seed, char
   return run_request(r, &q, &a, r->timeout_s, "while running it under stress", note, len);
 }
 
-/* Copies the runner's output to @p out, each line marked as the submission's. */
-static void show_output(int fd, FILE *out) {
+/* Copies the runner's output to @p out, each line marked with @p label. */
+static void show_output(int fd, const char *label, FILE *out) {
   FILE *in = fdopen(dup(fd), "r");
   if (!in) return;
   rewind(in);
@@ -322,11 +347,11 @@ static void show_output(int fd, FILE *out) {
   int lines = 0, at_line_start = 1;
   while (fgets(line, sizeof line, in)) {
     if (at_line_start && ++lines > OUTPUT_LINES) continue;
-    fprintf(out, "%s%s", at_line_start ? "submission| " : "", line);
+    fprintf(out, "%s%s", at_line_start ? label : "", line);
     at_line_start = strchr(line, '\n') != NULL;
   }
   if (!at_line_start && lines <= OUTPUT_LINES) fputc('\n', out);
-  if (lines > OUTPUT_LINES) fprintf(out, "submission| ... %d more lines\n", lines - OUTPUT_LINES);
+  if (lines > OUTPUT_LINES) fprintf(out, "%s... %d more lines\n", label, lines - OUTPUT_LINES);
   fclose(in);
 }
 
@@ -352,7 +377,9 @@ int pp_runner_stop(pp_runner *r, FILE *out) {
   } else {
     clean = 1;
   }
-  show_output(r->output, out);
+  char label[64];
+  snprintf(label, sizeof label, "%s| ", r->label);
+  show_output(r->output, label, out);
   close(r->output);
   free(r->buffers);
   free(r->argv);
@@ -411,7 +438,7 @@ int pp_serve(const pp_problem *p) {
     case OP_LAUNCH:
     case OP_TIME:
     case OP_STRESS:
-      if (!state || q.variant < 0 || q.variant >= p->variant_count()) {
+      if (!state || q.variant < PP_PEER || q.variant >= p->variant_count()) {
         a.status = 1;
         snprintf(a.note, sizeof a.note, "request for variant %d out of order", q.variant);
         break;
@@ -421,10 +448,14 @@ int pp_serve(const pp_problem *p) {
       } else {
         if (q.op == OP_LAUNCH)
           p->launch(state, q.variant, q.dataset);
-        else
-          a.elapsed_ms = pp_time_launch(p, state, q.variant, q.dataset);
+        else /* the checker flushed L2 and holds the clock that counts */
+          a.event_ms = pp_time_launch(p, state, q.variant, q.dataset, 0);
         error = pp_launch_error(a.note, sizeof a.note);
       }
+      a.status = error != 0;
+      break;
+    case OP_NULL: /* what every request costs: wait for the device, reply */
+      error = pp_launch_error(a.note, sizeof a.note);
       a.status = error != 0;
       break;
     case OP_QUIT:

@@ -29,9 +29,9 @@ static void launch_job_run(void *ctx) {
   job->problem->launch(job->state, job->variant, job->dataset);
 }
 
-double pp_time_launch(const pp_problem *problem, void *state, int variant, int dataset) {
+double pp_time_launch(const pp_problem *problem, void *state, int variant, int dataset, int flush) {
   launch_job job = {problem, state, variant, dataset};
-  return pp_time_once(launch_job_run, &job);
+  return flush ? pp_time_once(launch_job_run, &job) : pp_time_events(launch_job_run, &job);
 }
 
 int pp_stress_launch(const pp_problem *problem, void *state, int variant, int dataset, uint64_t seed,

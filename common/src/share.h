@@ -41,9 +41,10 @@ int pp_shared_memory_cap(void);
  * context is lost and the process must end). */
 int pp_launch_error(char *note, size_t len);
 
-/* Times one launch of @p variant with pp_time_once() (L2 evicted first); the
- * caller fills, poisons and checks around it. */
-double pp_time_launch(const pp_problem *problem, void *state, int variant, int dataset);
+/* Times one launch of @p variant with CUDA events, L2 evicted first if
+ * @p flush (pp_time_once()), as found if not (pp_time_events(): the checker
+ * flushed it); the caller fills, poisons and checks around it. */
+double pp_time_launch(const pp_problem *problem, void *state, int variant, int dataset, int flush);
 
 /* Launches @p variant once beside the interference kernel (stress.h), whose
  * shape comes from @p seed, waits for the variant, stops the interference and

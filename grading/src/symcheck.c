@@ -1,6 +1,6 @@
 /* pp-symcheck: refuses a compiled lab file that uses what a submission must not.
  *
- *   pp-symcheck --allow LIST [--verdict FILE] OBJECT...
+ *   pp-symcheck --allow LIST [--contract HEADER] [--verdict FILE] OBJECT...
  *
  * Reads the objects' symbols (nm), disassembly and relocations (objdump) and
  * checks them against LIST (grading/allowed-symbols.txt explains its lines):
@@ -12,8 +12,15 @@
  * and the length of their names, and it refuses an object that nm or objdump
  * cannot read or complain about, that is not x86-64 or AArch64 code, or whose
  * listings hold a line or a name it cannot parse.
+ * And an object may define no external symbol (global or weak) but the names
+ * HEADER, the lab's contract, declares extern (its variant table and count),
+ * its kernels (nvcc's host functions that launch them, and their stubs) and
+ * nvcc's host copies of its __device__ functions: a definition of any other
+ * name (cudaEventElapsedTime, a harness function, malloc, operator new) would
+ * replace the real one wherever the runner calls it, the harness's timer and
+ * checks included. Names local to the file (static) are its own business.
  * Exits 0 when clean, 1 when refused (each reason printed), 2 on bad usage: the
- * arguments, the allow-list, an object that is not a readable file, nm or
+ * arguments, the allow-list or the contract, an object that is not a readable file, nm or
  * objdump missing. With --verdict it also writes "status pass|fail|error" and
  * one "note" per reason.
  */
@@ -100,6 +107,8 @@ typedef struct function {
 } function;
 
 static strings allowed, denied, reasons;
+static strings contract; /* the names the contract header declares extern */
+static strings defined;  /* the object's external definitions, each "TYPE NAME" (nm's letter) */
 static int format_seen;    /* whether objdump's format line was read */
 static const char *object; /* the object being checked */
 /* The object's code: its sections and functions, as objdump -d lists them. */
@@ -171,6 +180,41 @@ static int read_list(const char *path) {
   free(line);
   fclose(f);
   return status;
+}
+
+/* Reads the names the contract header declares extern: in each statement
+ * (up to ';') that begins with "extern" and is no linkage block, the name
+ * before its first '[' or, if none, its first '(' or the ';'
+ * ("extern const dot_variant dot_variants[];", "extern const int dot_variant_count;").
+ * The header is the instructor's; one with no such name is refused. */
+static int read_contract(const char *path) {
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    fprintf(stderr, "error: cannot read the contract %s\n", path);
+    return USAGE;
+  }
+  char *line = NULL;
+  size_t capacity = 0;
+  while (getline(&line, &capacity, f) >= 0) {
+    char *start = line + strspn(line, " \t");
+    char *semicolon = strchr(start, ';');
+    if (strncmp(start, "extern ", 7) || strchr(start, '"') || !semicolon) continue;
+    *semicolon = '\0';
+    char *end = strchr(start, '[');
+    if (!end) end = strchr(start, '(');
+    if (!end) end = semicolon;
+    while (end > start && (end[-1] == ' ' || end[-1] == '\t')) --end;
+    char *begin = end;
+    while (begin > start && (begin[-1] == '_' || (begin[-1] >= '0' && begin[-1] <= '9') ||
+                             ((begin[-1] | 0x20) >= 'a' && (begin[-1] | 0x20) <= 'z')))
+      --begin;
+    if (begin < end) append(&contract, copy_of(begin, (size_t)(end - begin)));
+  }
+  free(line);
+  fclose(f);
+  if (contract.count) return PASS;
+  fprintf(stderr, "error: the contract %s declares no extern name\n", path);
+  return USAGE;
 }
 
 /* 1 if objdump can write @p name so that it is found again: no blank or
@@ -280,6 +324,14 @@ static int parse_symbol(char *line) {
   for (size_t i = 2; i < n; ++i)
     if (strspn(field[i], HEX) != strlen(field[i])) return -1;
   const char *name = field[0], *library = match(&denied, name);
+  /* Upper case is global (U: undefined, N: debugging), W and V weak; i and u
+   * (an indirect function, a unique global) may reach other objects too. */
+  char type = field[1][0];
+  if ((strchr("ABCDGIRSTVW", type) || type == 'i' || type == 'u') && plain_name(name)) {
+    char *entry = checked(malloc(strlen(name) + 3));
+    sprintf(entry, "%c %s", type, name);
+    append(&defined, entry);
+  }
   if (!plain_name(name))
     refuse_name(name);
   else if (library)
@@ -478,6 +530,51 @@ static void find_stubs(void) {
   }
 }
 
+/* The C++ runtime's mangled names, which no kernel may take either: std::,
+ * the ABI's, operator new and delete. (No C name but the contract's is let
+ * through at all.) */
+static const char *const runtime_prefixes[] = {"_ZSt", "_ZNSt", "_ZNKSt", "_ZN9__gnu_cxx", "_ZN10__cxxabiv1",
+                                               "_Znw", "_Zna",  "_Zdl",   "_Zda"};
+
+/* Whether @p name (mangled) is a kernel's host function: nvcc gives each
+ * kernel _Z<rest> a stub named __device_stub__Z<rest>, which it calls. (A
+ * kernel with C linkage has a C name, which could be any library's: refused.) */
+static int is_kernel(const char *name) {
+  char *stub = checked(malloc(strlen(name) + sizeof "__device_stub__"));
+  sprintf(stub, "__device_stub__%s", name + 1);
+  int found = 0;
+  for (size_t i = 0; i < defined.count && !found; ++i) found = strstr(defined.at[i] + 2, stub) != NULL;
+  free(stub);
+  return found;
+}
+
+/* Whether @p name is nvcc's host copy of a __device__ function (see find_stubs()). */
+static int is_device_copy(const char *name) {
+  for (size_t i = 0; i < function_count; ++i)
+    if (functions[i].stub && !strcmp(functions[i].name, name)) return 1;
+  return 0;
+}
+
+/* Refuses every external definition but the contract's names, the kernels and
+ * what nvcc and the compiler make for them. */
+static void check_definitions(void) {
+  for (size_t i = 0; i < defined.count; ++i) {
+    const char *name = defined.at[i] + 2;
+    int weak = strchr("VWvw", defined.at[i][0]) != NULL, runtime = 0;
+    for (size_t p = 0; p < sizeof runtime_prefixes / sizeof *runtime_prefixes; ++p)
+      runtime |= !strncmp(name, runtime_prefixes[p], strlen(runtime_prefixes[p]));
+    if (contains(&contract, name) ||
+        !strncmp(name, "DW.ref.", 7) || /* the compiler's pointer to its exception personality */
+        (!strncmp(name, "_Z", 2) && !runtime &&
+         (strstr(name, "__device_stub__") || is_kernel(name) || is_device_copy(name))))
+      continue;
+    refuse("defines %s%s, which a lab file may not: only the names its contract declares, its kernels "
+           "and names local to the file (static); any other definition (a CUDA, harness, C or C++ "
+           "runtime name) would replace the real one wherever the runner uses it",
+           name, weak ? " (a weak definition)" : "");
+  }
+}
+
 /* Sections whose relocations point at the places of every function, stubs
  * included, to describe them: only a reference by name is judged there. */
 static int describes_code(const char *section) {
@@ -534,6 +631,7 @@ static void forget_code(void) {
   functions = NULL;
   function_count = function_capacity = 0;
   clear(&code_sections);
+  clear(&defined);
   free(relocated_section);
   relocated_section = NULL;
   current = NULL;
@@ -555,6 +653,7 @@ static int check_object(const char *path) {
   if (status == PASS) {
     /* Code that is not a stub must not reach exit, nor may data point at a stub. */
     find_stubs();
+    check_definitions();
     for (size_t i = 0; i < function_count; ++i) {
       for (size_t r = 0; r < functions[i].ref_count && !functions[i].stub; ++r) {
         if (functions[i].refs[r].to != (long)i && leads_to_exit(functions[i].refs[r].to)) {
@@ -587,21 +686,24 @@ static int write_verdict(const char *path, int status) {
 }
 
 int main(int argc, char **argv) {
-  const char *list = NULL, *verdict = NULL;
+  const char *list = NULL, *verdict = NULL, *header = NULL;
   int arg = 1;
   for (; arg + 1 < argc && !strncmp(argv[arg], "--", 2); arg += 2) {
     if (!strcmp(argv[arg], "--allow"))
       list = argv[arg + 1];
+    else if (!strcmp(argv[arg], "--contract"))
+      header = argv[arg + 1];
     else if (!strcmp(argv[arg], "--verdict"))
       verdict = argv[arg + 1];
     else
       break;
   }
   if (!list || arg >= argc || !strncmp(argv[arg], "--", 2)) {
-    fprintf(stderr, "usage: %s --allow LIST [--verdict FILE] OBJECT...\n", argv[0]);
+    fprintf(stderr, "usage: %s --allow LIST [--contract HEADER] [--verdict FILE] OBJECT...\n", argv[0]);
     return USAGE;
   }
   int status = read_list(list);
+  if (status == PASS && header) status = read_contract(header);
   for (; arg < argc && status != USAGE; ++arg) status = check_object(argv[arg]);
   if (status != USAGE) status = reasons.count ? FAIL : PASS;
   if (status == PASS) printf("clean: every symbol is on the allow-list\n");

@@ -10,17 +10,34 @@
 namespace {
 
 // Element i of A or B, as the grader's fill made it.
-struct int_entry {
-  uint64_t key;
-  int max_abs;
-  __device__ float operator()(size_t i) const { return pp_nonzero_int_value(pp_bits_at(key, i), max_abs); }
-};
-
 struct uniform_entry {
   uint64_t key;
   double lo, step;
   __device__ float operator()(size_t i) const { return pp_uniform_value(pp_bits_at(key, i), lo, step); }
 };
+
+// The wide data (compare.h): A's columns at even p and B's rows at odd p wide.
+struct wide_entry {
+  uint64_t key;
+  size_t cols;
+  bool is_a;
+  __host__ __device__ float operator()(size_t i) const {
+    uint64_t bits = pp_bits_at(key, i);
+    size_t p = is_a ? i % cols : i / cols;
+    if ((p % 2 == 0) != is_a) return pp_nonzero_int_value(bits, MATMUL_WIDE_FACTOR_MAX_ABS);
+    float magnitude = (float)(MATMUL_WIDE_MIN + pp_bits_below(bits, MATMUL_WIDE_MAX - MATMUL_WIDE_MIN + 1));
+    return bits & 1 ? -magnitude : magnitude; // sign: bottom bit
+  }
+};
+
+__global__ void fill_wide_kernel(float *x, size_t count, wide_entry entry) {
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count; i += (size_t)gridDim.x * blockDim.x)
+    x[i] = entry(i);
+}
+
+wide_entry wide_for(int cols, uint64_t stream, uint64_t seed) {
+  return {pp_stream_key(seed, stream), (size_t)cols, stream == MATMUL_A_STREAM};
+}
 
 template <class Entry>
 struct input_unchanged {
@@ -75,12 +92,25 @@ __global__ void check_product_kernel(const float *a, const float *b, const float
 
 }  // namespace
 
-extern "C" void matmul_check_input(const float *x, int rows, int cols, int integers, uint64_t seed,
+extern "C" void matmul_fill_wide(float *x, int rows, int cols, uint64_t stream, uint64_t seed) {
+  size_t count = (size_t)rows * (size_t)cols;
+  if (count == 0) return;
+  fill_wide_kernel<<<pp_tally_grid((count + THREADS - 1) / THREADS), THREADS>>>(x, count,
+                                                                      wide_for(cols, stream, seed));
+  PP_CHECK_LAUNCH();
+}
+
+extern "C" void matmul_fill_wide_host(float *x, int rows, int cols, uint64_t stream, uint64_t seed) {
+  wide_entry entry = wide_for(cols, stream, seed);
+  for (size_t i = 0; i < (size_t)rows * (size_t)cols; ++i) x[i] = entry(i);
+}
+
+extern "C" void matmul_check_input(const float *x, int rows, int cols, int data, uint64_t seed,
                                    uint64_t stream, pp_mismatch *m) {
   size_t count = (size_t)rows * (size_t)cols;
   uint64_t key = pp_stream_key(seed, stream);
-  if (integers) {
-    pp_compare_elements(count, input_unchanged<int_entry>{x, {key, MATMUL_INT_MAX_ABS}}, m);
+  if (data == MATMUL_WIDE) {
+    pp_compare_elements(count, input_unchanged<wide_entry>{x, wide_for(cols, stream, seed)}, m);
   } else {
     uniform_entry entry = {key, MATMUL_UNIFORM_LO,
                            ((double)MATMUL_UNIFORM_HI - MATMUL_UNIFORM_LO) / 16777216.0};

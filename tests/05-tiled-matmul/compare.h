@@ -18,14 +18,23 @@
 extern "C" {
 #endif
 
+/** The datasets, in the grader's order (grader.c says what each is for). */
+enum matmul_data { MATMUL_WIDE, MATMUL_UNIFORM };
+
 /** The random stream of A. */
 #define MATMUL_A_STREAM 1
 
 /** The random stream of B. */
 #define MATMUL_B_STREAM 2
 
-/** The small-integers data: nonzero integers in [-4, 4]. */
-#define MATMUL_INT_MAX_ABS 4
+/** The wide data's values: integers of 12 or 13 bits, from 2^11 ... */
+#define MATMUL_WIDE_MIN 2048
+
+/** ... to 2^13 - 1 in magnitude ... */
+#define MATMUL_WIDE_MAX 8191
+
+/** ... times nonzero integers up to this magnitude. */
+#define MATMUL_WIDE_FACTOR_MAX_ABS 2
 
 /** The uniform data's lower end ... */
 #define MATMUL_UNIFORM_LO -1.0f
@@ -36,7 +45,7 @@ extern "C" {
 /**
  * The tolerance of an element of C whose K products have magnitudes adding up
  * to @p sum_abs (derived in grader.c), the same on the CPU and the GPU.
- * @param exact    1 where every order of additions is exact (integer data, 16 K <= 2^24)
+ * @param exact    1 where every order of additions is exact (grader.c says where)
  * @param k        K
  * @param sum_abs  sum over p of |a_ip b_pj|
  * @return the largest allowed |got - reference|
@@ -50,13 +59,37 @@ static inline PP_HOST_DEVICE double matmul_tolerance(int exact, int k, double su
  * @param x         device matrix A (rows = M, cols = K) or B (rows = K, cols = N)
  * @param rows      its rows
  * @param cols      its columns
- * @param integers  1 for the small-integers data, 0 for the uniform data
+ * @param data      the dataset, a ::matmul_data
  * @param seed      the fill's seed
  * @param stream    ::MATMUL_A_STREAM or ::MATMUL_B_STREAM
  * @param m         receives the tally: any wrong element is one the kernel changed
  */
-void matmul_check_input(const float *x, int rows, int cols, int integers, uint64_t seed, uint64_t stream,
+void matmul_check_input(const float *x, int rows, int cols, int data, uint64_t seed, uint64_t stream,
                         pp_mismatch *m);
+
+/**
+ * Fills A or B with the wide data on the device (enqueued on the default
+ * stream): along K, the columns of A at even p and the rows of B at odd p hold
+ * wide integers (::MATMUL_WIDE_MIN to ::MATMUL_WIDE_MAX, either sign), the
+ * others small ones (nonzero, at most ::MATMUL_WIDE_FACTOR_MAX_ABS): each
+ * product is a wide value times a small one, and both matrices hold both.
+ * @param x       device matrix A (rows = M, cols = K) or B (rows = K, cols = N)
+ * @param rows    its rows
+ * @param cols    its columns
+ * @param stream  ::MATMUL_A_STREAM (x is A) or ::MATMUL_B_STREAM (x is B)
+ * @param seed    the fill's seed
+ */
+void matmul_fill_wide(float *x, int rows, int cols, uint64_t stream, uint64_t seed);
+
+/**
+ * matmul_fill_wide() on the host: the same values, for the cross-check.
+ * @param x       host matrix
+ * @param rows    its rows
+ * @param cols    its columns
+ * @param stream  ::MATMUL_A_STREAM or ::MATMUL_B_STREAM
+ * @param seed    the fill's seed
+ */
+void matmul_fill_wide_host(float *x, int rows, int cols, uint64_t stream, uint64_t seed);
 
 /**
  * Judges every element of C against the product of A and B in double

@@ -1,5 +1,5 @@
 /* Lab 05 cross-check (a GPU test; 77 without a device): the grader's GPU side
- * against its CPU side, exactly, at small and awkward shapes, both datasets:
+ * against its CPU side, exactly, at small and awkward shapes, every dataset:
  * - the device fills give the host fills' values, element for element;
  * - the GPU reference product equals the CPU reference, and so does every
  *   bound, bit for bit: every element of a small product, the CPU's sampled
@@ -83,7 +83,7 @@ static void check_changed_input(matmul_state *s, const pp_buffer *x, int rows, i
   bits ^= 1 << 10; /* another float */
   PP_CHECK(cudaMemcpy((char *)x->device + k * sizeof bits, &bits, sizeof bits, cudaMemcpyHostToDevice));
   pp_mismatch m;
-  matmul_check_input(x->device, rows, cols, s->dataset == SMALL_INTEGERS, s->seed, stream, &m);
+  matmul_check_input(x->device, rows, cols, s->dataset, s->seed, stream, &m);
   CC_EXPECT(m.wrong == 1 && m.index == k);
   pp_verdict verdict;
   memset(&verdict, 0, sizeof verdict);
@@ -104,9 +104,9 @@ static void check_case(void *state, int dataset, uint64_t seed) {
 
   /* The generator. */
   float *a = pp_host_alloc(m * k * sizeof(float)), *b = pp_host_alloc(k * n * sizeof(float));
-  if (dataset == SMALL_INTEGERS) {
-    pp_fill_nonzero_ints_f32(a, m * k, MATMUL_INT_MAX_ABS, seed, MATMUL_A_STREAM);
-    pp_fill_nonzero_ints_f32(b, k * n, MATMUL_INT_MAX_ABS, seed, MATMUL_B_STREAM);
+  if (dataset == WIDE) {
+    matmul_fill_wide_host(a, s->m, s->k, MATMUL_A_STREAM, seed);
+    matmul_fill_wide_host(b, s->k, s->n, MATMUL_B_STREAM, seed);
   } else {
     pp_fill_uniform_f32(a, m * k, MATMUL_UNIFORM_LO, MATMUL_UNIFORM_HI, seed, MATMUL_A_STREAM);
     pp_fill_uniform_f32(b, k * n, MATMUL_UNIFORM_LO, MATMUL_UNIFORM_HI, seed, MATMUL_B_STREAM);

@@ -3,18 +3,27 @@
  * Sizes are written MxNxK: A is M x K, B is K x N, C is M x N, row-major.
  *
  * Two input distributions, each aimed at a kind of bug:
- * - small-integers: A and B hold nonzero integers in [-4, 4]. Element (i, j)
- *   of C is a sum of K integer products; every partial sum, in any order of
- *   additions, is an integer of magnitude at most S_ij = sum_p |a_ip b_pj|
- *   <= 16 K. While 16 K <= 2^24 every such integer is a float, so every
- *   order gives the exact answer, and it is demanded (K <= 2^20): an element
- *   or a product missed, counted twice, taken from the wrong place or raced
- *   over shows. (Integers whose partial sums pass 2^24 would expose nothing
- *   more here: every value and every sum is a float by the contract, so a
- *   correct kernel then rounds, in an order of its choosing, and no exact
- *   answer could be demanded; integers that stay exact past 2^24 are the
- *   same data scaled by a power of two, which float arithmetic cannot tell
- *   apart. Labs 03 and 04, whose int data must not go through float, need it.)
+ * - wide: each product is a wide integer (2^11 to 2^13 - 1, either sign: 12
+ *   or 13 significant bits, more than TF32 or FP16 keep, 11, or BF16, 8)
+ *   times a small one (nonzero, |x| <= 2); along K the wide values
+ *   alternate between A (columns at even p) and B (rows at odd p), so that
+ *   both matrices carry them (compare.h). Every product is an integer below
+ *   2^14 in magnitude, exact in float; a partial sum of m of them, for any
+ *   order fixed before the data is seen, reaches 2^24 with probability at
+ *   most 2 exp(-2 (2^24)^2 / (m (2^15)^2)) = 2 exp(-2^19 / m) (Hoeffding:
+ *   the terms have mean 0 and a range of 2^15), and an order has fewer than
+ *   M N K partial sums. Where 2 M N K exp(-2^19 / K) <= 10^-20 (wide_exact():
+ *   every size the grader sweeps, K up to 4097, is far inside), every
+ *   partial sum is an integer below 2^24, a float, so every order gives the
+ *   exact answer, and it is demanded: an element or a product missed,
+ *   counted twice, taken from the wrong place or raced over shows, and so
+ *   does a product of inputs rounded to TF32, BF16 or FP16. The timed runs
+ *   use it. (Integers whose partial sums pass 2^24 would expose nothing more
+ *   here: every value and every sum is a float by the contract, so a correct
+ *   kernel then rounds, in an order of its choosing, and no exact answer
+ *   could be demanded. Labs 03 and 04, whose int data must not go through
+ *   float, need them.) Past that limit (only --size reaches it) the uniform
+ *   bound applies.
  * - uniform: A and B uniform in [-1, 1). Judged against a double reference
  *   with the bound gamma_{K+2} S_ij. A float dot product of length K, in any
  *   order of additions (sequential, tiled, split along K and summed), has
@@ -22,18 +31,9 @@
  *   gamma_{K+1} S_ij (Higham, Accuracy and Stability of Numerical
  *   Algorithms, 3.1). The reference itself, summed in double, is off by at
  *   most K 2^-53 S_ij, less than one more float rounding (2^-24 S_ij) for
- *   K <= 2^29: hence K + 2. It catches lost precision: TF32 or half
- *   precision products, or sums kept in a narrower type.
- *
- * A and B are drawn on the GPU, and C is judged there (compare.cu), every
- * element of it at every size: A and B are regenerated from the seed and
- * must be unchanged, and the reference is their product in double on the GPU
- * (each product of two floats exact, the K of them added in order), with the
- * bound above; only the first wrong element and the counts come back. The
- * CPU reference below, the same sums, is timed for the table's "vs CPU"
- * column (every element of a small product; SAMPLES rows and columns of a
- * large one), and the cross-check test (crosscheck.c) holds the GPU's
- * reference to it, element by element and bit for bit.
+ *   K <= 2^29: hence K + 2. It catches sums kept in a narrower type; not
+ *   TF32 products (10 explicit mantissa bits), whose errors on random data
+ *   mostly cancel within that bound.
  */
 #include <math.h>
 #include <stdio.h>
@@ -51,8 +51,8 @@
 #include "pp/random.h"
 #include "pp/verify.h"
 
-enum { SMALL_INTEGERS, UNIFORM };
-static const char *const datasets[] = {"small-integers", "uniform", NULL};
+enum { WIDE = MATMUL_WIDE, UNIFORM = MATMUL_UNIFORM };
+static const char *const datasets[] = {"wide", "uniform", NULL};
 
 /* Empty products and K = 0 (C must be all zeros); 1xKx1 (a dot product) and
  * Mx1xN (an outer product); sizes at and around the tiles of the ladder (32,
@@ -91,7 +91,7 @@ typedef struct matmul_state {
   pp_buffer da, db, dc;
   int dataset;
   uint64_t seed;         /* of the last fill: the GPU regenerates A and B from it */
-  int exact;             /* integer data with 16 K <= 2^24: every answer exact */
+  int exact;             /* wide data within its limit (see the top): every answer exact */
   /* For the CPU reference only (cpu_prepare() allocates them): */
   float *a, *b;          /* host copies of A and B */
   int full;              /* every row of C, no columns */
@@ -220,15 +220,21 @@ static void sample(int *picked, int count, int extent, uint64_t seed, uint64_t s
     picked[r] = r == 0 ? 0 : r == 1 ? extent - 1 : (int)(pp_random_bits(seed, stream, (uint64_t)r) % (uint64_t)extent);
 }
 
+/* Whether every order of additions is exact on the wide data (see the top):
+ * no partial sum reaches 2^24 but with a chance below 10^-20. */
+static int wide_exact(size_t m, size_t n, size_t k) {
+  return k == 0 || 2.0 * (double)m * (double)n * (double)k * exp(-0x1p19 / (double)k) <= 1e-20;
+}
+
 static void fill(void *state, uint64_t seed, int dataset) {
   matmul_state *s = state;
   size_t m = (size_t)s->m, n = (size_t)s->n, k = (size_t)s->k;
   s->dataset = dataset;
   s->seed = seed;
-  s->exact = dataset == SMALL_INTEGERS && 16.0 * (double)k <= 0x1p24;
-  if (dataset == SMALL_INTEGERS) {
-    pp_fill_nonzero_ints_f32_device(s->da.device, m * k, MATMUL_INT_MAX_ABS, seed, MATMUL_A_STREAM);
-    pp_fill_nonzero_ints_f32_device(s->db.device, k * n, MATMUL_INT_MAX_ABS, seed, MATMUL_B_STREAM);
+  s->exact = dataset == WIDE && wide_exact(m, n, k);
+  if (dataset == WIDE) {
+    matmul_fill_wide(s->da.device, s->m, s->k, MATMUL_A_STREAM, seed);
+    matmul_fill_wide(s->db.device, s->k, s->n, MATMUL_B_STREAM, seed);
   } else {
     pp_fill_uniform_f32_device(s->da.device, m * k, MATMUL_UNIFORM_LO, MATMUL_UNIFORM_HI, seed,
                                MATMUL_A_STREAM);
@@ -280,7 +286,7 @@ static void describe_place(const matmul_state *s, int row, int col, char *out, s
 static int input_changed(const matmul_state *s, const char *name, const pp_buffer *x, int rows,
                          int cols, uint64_t stream, pp_verdict *verdict) {
   pp_mismatch m;
-  matmul_check_input(x->device, rows, cols, s->dataset == SMALL_INTEGERS, s->seed, stream, &m);
+  matmul_check_input(x->device, rows, cols, s->dataset, s->seed, stream, &m);
   if (!m.wrong) return 0;
   snprintf(verdict->note, sizeof verdict->note,
            "changed %s, which is const (%zu elements, the first %s[%zu][%zu]): write only C", name,
@@ -320,7 +326,7 @@ static void check(void *state, int v, pp_verdict *verdict) {
     snprintf(value, sizeof value, "is NaN or infinite");
     why = ": a read past the end of A or B (NaN there) or of unwritten shared memory";
   } else if (s->exact) {
-    snprintf(value, sizeof value, "is %.9g, want exactly %.17g (integer data: every order is exact)",
+    snprintf(value, sizeof value, "is %.9g, want exactly %.17g (wide data: every order is exact)",
              f.got, f.want);
   } else {
     snprintf(value, sizeof value, "is %.9g, want %.9g within %.3g (gamma_{K+2} sum|a b|)", f.got,
@@ -374,7 +380,7 @@ const pp_problem pp_lab = {
     .grade_sizes = grade_sizes,
     .quick_sizes = quick_sizes,
     .datasets = datasets,
-    .bench_dataset = UNIFORM,
+    .bench_dataset = WIDE,
     .variant_count = variant_count,
     .variant = variant,
     .parse_size = parse_size,

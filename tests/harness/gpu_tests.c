@@ -42,12 +42,12 @@ static const uint64_t seeds[] = {1, PP_DEFAULT_SEED, UINT64_MAX};
 #define MAX_SIZE ((size_t)1048577)
 
 /* One distribution with its parameters; every value is 4 bytes. */
-typedef enum { UNIFORM, NONZERO_INTS, INTS, TELESCOPING } kind;
+typedef enum { UNIFORM, NONZERO_INTS, NONZERO_QUARTERS, INTS, TELESCOPING } kind;
 typedef struct distribution {
   const char *name;
   kind kind;
   float lo, hi;     /* UNIFORM */
-  int max_abs;      /* NONZERO_INTS */
+  int max_abs;      /* NONZERO_INTS, NONZERO_QUARTERS */
   int32_t ilo, ihi; /* INTS */
 } distribution;
 
@@ -59,6 +59,7 @@ static const distribution fills[] = {
     {"nonzero ints to 4", NONZERO_INTS, 0, 0, 4, 0, 0},
     {"nonzero ints to 16", NONZERO_INTS, 0, 0, 16, 0, 0},
     {"nonzero ints to 2^20", NONZERO_INTS, 0, 0, 1 << 20, 0, 0},
+    {"nonzero quarters to 4/4", NONZERO_QUARTERS, 0, 0, 4, 0, 0},
     {"ints [-3, 3]", INTS, 0, 0, 0, -3, 3},
     {"ints [7, 7]", INTS, 0, 0, 0, 7, 7},
     {"ints [INT32_MIN, INT32_MAX]", INTS, 0, 0, 0, INT32_MIN, INT32_MAX},
@@ -69,6 +70,7 @@ static void fill_host(const distribution *d, void *x, size_t n, uint64_t seed, u
   switch (d->kind) {
     case UNIFORM: pp_fill_uniform_f32(x, n, d->lo, d->hi, seed, stream); break;
     case NONZERO_INTS: pp_fill_nonzero_ints_f32(x, n, d->max_abs, seed, stream); break;
+    case NONZERO_QUARTERS: pp_fill_nonzero_quarters_f32(x, n, d->max_abs, seed, stream); break;
     case INTS: pp_fill_ints_i32(x, n, d->ilo, d->ihi, seed, stream); break;
     case TELESCOPING: pp_fill_telescoping_i32(x, n, seed, stream); break;
   }
@@ -78,6 +80,7 @@ static void fill_device(const distribution *d, void *x, size_t n, uint64_t seed,
   switch (d->kind) {
     case UNIFORM: pp_fill_uniform_f32_device(x, n, d->lo, d->hi, seed, stream); break;
     case NONZERO_INTS: pp_fill_nonzero_ints_f32_device(x, n, d->max_abs, seed, stream); break;
+    case NONZERO_QUARTERS: pp_fill_nonzero_quarters_f32_device(x, n, d->max_abs, seed, stream); break;
     case INTS: pp_fill_ints_i32_device(x, n, d->ilo, d->ihi, seed, stream); break;
     case TELESCOPING: pp_fill_telescoping_i32_device(x, n, seed, stream); break;
   }

@@ -41,6 +41,31 @@ static void test_tolerance(void) {
   EXPECT(pp_sum_error_bound(1e9, 0.0) == 0.0);
   EXPECT(fabs(pp_sum_error_bound(10, 100.0) - 100.0 * pp_gamma(10)) < 1e-18);
 
+  /* The statistical bound holds for a float sum of random terms in the order
+   * it describes (256 threads' serial loops of 4096 terms, then a serial sum
+   * of their 256 results), is far tighter than the worst case, and is too
+   * tight for three quarters of the terms scaled by 4/3. */
+  enum { THREADS = 256, LOOP = 4096 };
+  float *terms = malloc((size_t)THREADS * LOOP * sizeof *terms);
+  pp_fill_uniform_f32(terms, (size_t)THREADS * LOOP, 0.5f, 1.5f, 11, 1);
+  double exact = 0.0, sampled = 0.0; /* exact in double: multiples of 2^-24 below 2^21 */
+  float total = 0.0f;
+  for (int t = 0; t < THREADS; ++t) {
+    float partial = 0.0f;
+    for (int i = 0; i < LOOP; ++i) {
+      float x = terms[(size_t)t * LOOP + i];
+      partial += x;
+      exact += x;
+      if (i < LOOP / 4 * 3) sampled += x;
+    }
+    total += partial;
+  }
+  double likely = pp_sum_likely_bound(LOOP, THREADS, 1.5, exact);
+  EXPECT(fabs((double)total - exact) <= likely);
+  EXPECT(likely < pp_sum_error_bound(LOOP + THREADS, exact) / 10.0);
+  EXPECT(fabs(sampled * 4.0 / 3.0 - exact) > likely);
+  free(terms);
+
   EXPECT(pp_within(1.0, 1.0, 0.0));
   EXPECT(pp_within(1.5, 1.0, 0.5));           /* on the bound passes */
   EXPECT(!pp_within(1.5000001, 1.0, 0.5));    /* past it fails */
@@ -160,6 +185,15 @@ static void test_random(void) {
     count[(int)x[i] + 4]++;
   }
   for (int v = -4; v <= 4; ++v) EXPECT(v == 0 ? count[4] == 0 : count[v + 4] > N / 10);
+
+  /* The quarters: the same integers divided by 4, so that none is an integer. */
+  pp_fill_nonzero_quarters_f32(y, N, 4, 7, 2);
+  int whole = 0;
+  for (int i = 0; i < N; ++i) {
+    EXPECT(y[i] == 0.25f * x[i]);
+    whole += y[i] == (int)y[i];
+  }
+  EXPECT(whole < N / 3); /* only -1 and 1, a quarter of them */
 
   int32_t *k = malloc(N * sizeof *k);
   pp_fill_ints_i32(k, N, -3, 3, 7, 3);

@@ -52,6 +52,18 @@ void pp_fill_uniform_f32(float *x, size_t n, float lo, float hi, uint64_t seed, 
 void pp_fill_nonzero_ints_f32(float *x, size_t n, int max_abs, uint64_t seed, uint64_t stream);
 
 /**
+ * pp_fill_nonzero_ints_f32()'s values divided by 4 (exactly): small numbers
+ * that are not integers, yet whose sums are exact in any order wherever
+ * those of the integers are.
+ * @param x        the array
+ * @param n        its length
+ * @param max_abs  largest magnitude before the division, 1 to 2^20
+ * @param seed     the run's seed
+ * @param stream   which array
+ */
+void pp_fill_nonzero_quarters_f32(float *x, size_t n, int max_abs, uint64_t seed, uint64_t stream);
+
+/**
  * Fills @p x with integers uniform in [lo, hi].
  * @param x       the array
  * @param n       its length
@@ -100,6 +112,17 @@ void pp_fill_uniform_f32_device(float *x, size_t n, float lo, float hi, uint64_t
  * @param stream   which array
  */
 void pp_fill_nonzero_ints_f32_device(float *x, size_t n, int max_abs, uint64_t seed, uint64_t stream);
+
+/**
+ * pp_fill_nonzero_quarters_f32() on device memory: the same values, enqueued on the default stream.
+ * @param x        the device array
+ * @param n        its length
+ * @param max_abs  largest magnitude before the division, 1 to 2^20
+ * @param seed     the run's seed
+ * @param stream   which array
+ */
+void pp_fill_nonzero_quarters_f32_device(float *x, size_t n, int max_abs, uint64_t seed,
+                                         uint64_t stream);
 
 /**
  * pp_fill_ints_i32() on device memory: the same values, enqueued on the default stream.

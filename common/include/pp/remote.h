@@ -9,7 +9,10 @@
  * 3), then does everything that decides a verdict itself: it allocates and
  * poisons every device buffer, draws the inputs, computes the reference and
  * judges the outputs. It shares the buffers with the runner through CUDA IPC;
- * the runner only launches, or times, the student's variant on them. So the
+ * the runner only launches the student's variant on them, and the checker's
+ * own clock, around each request and its reply, times it (pp_runner_time()).
+ * The library peer is timed the same way, by the checker itself started again
+ * as a runner (`--serve`), which holds no student code. So the
  * checker's options decide for both: its `--no-guards` shapes the buffers the
  * runner opens, and its `--max-shared-kib` is sent to the runner, whose
  * launchers ask pp_shared_memory_per_block().
@@ -43,9 +46,11 @@ typedef struct pp_runner pp_runner;
  * @param problem    the lab, for its variant table
  * @param command    program and arguments, NULL-terminated; kept, not copied
  * @param timeout_s  seconds a launch may take before the runner is stopped
+ * @param label      marks each line of its output (`submission`); kept, not copied
  * @return the handle, to release with pp_runner_stop()
  */
-pp_runner *pp_runner_new(const pp_problem *problem, char *const *command, double timeout_s);
+pp_runner *pp_runner_new(const pp_problem *problem, char *const *command, double timeout_s,
+                         const char *label);
 
 /**
  * Starts recording the device buffers the checker allocates, for
@@ -81,20 +86,35 @@ void pp_runner_unshare(pp_runner *runner);
 int pp_runner_launch(pp_runner *runner, int variant, int dataset, char *note, size_t len);
 
 /**
- * Has the runner time one launch of @p variant (pp_time_once(): L2 evicted,
- * CUDA events around the launch). The checker fills the inputs, poisons the
- * outputs and checks them around every such request, so a variant that
- * replays an earlier answer instead of computing is caught.
- * @param runner      the runner
- * @param variant     the variant's index
- * @param dataset     the dataset the inputs were filled with
- * @param elapsed_ms  receives the runner's measurement
- * @param note        receives what went wrong
- * @param len         size of @p note
+ * Times one launch of @p variant (or ::PP_PEER) with the checker's clock: once
+ * the runner is ready, evicts the L2 cache from this process (pp_flush_l2(),
+ * waited for), then reads CLOCK_MONOTONIC around the request and the reply.
+ * The runner only launches, records CUDA events around the launch, waits for
+ * the device and replies; its event time comes back as a cross-check, never
+ * as the time. The checker fills the inputs, poisons the outputs and checks
+ * them around every such request.
+ * @param runner    the runner
+ * @param variant   the variant's index, or ::PP_PEER
+ * @param dataset   the dataset the inputs were filled with
+ * @param wall_ms   receives the checker's measurement, the path's overhead included
+ * @param event_ms  receives the runner's own (event) measurement
+ * @param note      receives what went wrong
+ * @param len       size of @p note
  * @return as pp_runner_launch()
  */
-int pp_runner_time(pp_runner *runner, int variant, int dataset, double *elapsed_ms, char *note,
-                   size_t len);
+int pp_runner_time(pp_runner *runner, int variant, int dataset, double *wall_ms, double *event_ms,
+                   char *note, size_t len);
+
+/**
+ * Times an empty request as pp_runner_time() times a launch: the runner only
+ * waits for the device and replies. Its time is the path's overhead.
+ * @param runner   the runner
+ * @param wall_ms  receives the checker's measurement
+ * @param note     receives what went wrong
+ * @param len      size of @p note
+ * @return as pp_runner_launch()
+ */
+int pp_runner_null(pp_runner *runner, double *wall_ms, char *note, size_t len);
 
 /**
  * Has the runner launch @p variant once beside the interference kernel of
@@ -113,7 +133,8 @@ int pp_runner_stress(pp_runner *runner, int variant, int dataset, uint64_t seed,
                      size_t len);
 
 /**
- * Asks the runner to quit, prints what it wrote (each line marked), and
+ * Asks the runner to quit (after its device work is done: it waits for the
+ * device after every request), prints what it wrote (each line marked), and
  * releases the handle.
  * @param runner  the runner, or NULL
  * @param out     where the runner's output goes

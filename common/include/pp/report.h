@@ -25,8 +25,16 @@ typedef struct pp_result {
   pp_timing time;      /**< timings */
   double rel_error;    /**< |got - want| / |want| on the timed data (0 when exact) */
   double bound_ratio;  /**< |got - want| / tolerance: at most 1 when correct */
+  double event_gap_ms; /**< grading: median of the checker's time less the runner's event time (NaN if not timed so) */
   char note[256];      /**< why it failed, when it did */
 } pp_result;
+
+/** The checker's request path (grading): what an empty request costs, taken off every time. */
+typedef struct pp_path {
+  double median_ms; /**< median of the empty requests: the overhead taken off */
+  double spread_ms; /**< their 90th percentile less their 10th */
+  int requests;     /**< how many were timed; 0 when the times are the runner's own events */
+} pp_path;
 
 /** Everything one bench run measured. */
 typedef struct pp_report {
@@ -41,6 +49,7 @@ typedef struct pp_report {
   double copy_gbps;         /**< measured device-to-device copy, read + write */
   double bytes;             /**< least DRAM bytes one run must move */
   double flops;             /**< floating-point operations of one run (0: memory-bound lab) */
+  pp_path path;             /**< how the checker timed the runs, when it did */
   pp_result cpu;            /**< the CPU reference */
   pp_result peer;           /**< the library peer (cuBLAS, CUB) */
   pp_result *variants;      /**< the ladder, in order */

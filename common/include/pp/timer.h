@@ -44,6 +44,16 @@ pp_timing pp_time_device(pp_work prepare, pp_work work, void *ctx, int warmup, i
 double pp_time_once(pp_work work, void *ctx);
 
 /**
+ * Times device work with CUDA events on the default stream, as it finds the
+ * caches: pp_time_once() without the flush, for a caller that flushes
+ * elsewhere (the checker, in its own process, before it asks a runner).
+ * @param work  the timed work; it only enqueues device work
+ * @param ctx   passed to @p work
+ * @return milliseconds between the events around @p work (it has finished)
+ */
+double pp_time_events(pp_work work, void *ctx);
+
+/**
  * Summarizes repeated timings; sorts @p ms in place.
  * @param ms    milliseconds, one per repetition
  * @param reps  how many, at least 1

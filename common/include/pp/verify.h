@@ -56,6 +56,36 @@ static inline PP_HOST_DEVICE double pp_sum_error_bound(double chain, double sum_
   return sum_abs == 0.0 ? 0.0 : pp_gamma(chain) * sum_abs;
 }
 
+/** The multiple of its scale at which pp_sum_likely_bound() stands: exceeded with probability at
+ *  most 2 exp(-8^2 / 2), below 10^-13. */
+#define PP_LIKELY_LAMBDA 8.0
+
+/**
+ * A statistical bound on the error of a float sum of random terms, far
+ * tighter than pp_sum_error_bound() for long sums, which assumes that every
+ * rounding errs the same way. The error is the sum of the roundings' errors
+ * d_k s_k (s_k each rounded result, |d_k| <= u). Taken as independent with
+ * mean 0 (the model under random data: Higham and Mary, "A New Approach to
+ * Probabilistic Rounding Error Analysis", 2019), Hoeffding's inequality
+ * bounds it by ::PP_LIKELY_LAMBDA u sqrt(sum s_k^2) but with probability at
+ * most 2 exp(-::PP_LIKELY_LAMBDA^2 / 2). With S the sum of |term|: each
+ * term's own rounding (a product's) adds at most term_max S to sum s_k^2; a
+ * thread's serial loop over at most @p serial terms adds at most serial T^2
+ * for its sum T <= serial term_max, so all threads at most serial^2
+ * term_max S; and chains of at most @p later roundings after that, at most
+ * later S^2. A reference rounded once to double adds 2^-52 S.
+ * @param serial    most terms one thread's serial loop adds
+ * @param later     longest chain of roundings any term goes through after that loop
+ * @param term_max  largest |term|
+ * @param sum_abs   S, the sum of |term|
+ * @return the bound
+ */
+static inline PP_HOST_DEVICE double pp_sum_likely_bound(double serial, double later, double term_max,
+                                                        double sum_abs) {
+  double squares = term_max * sum_abs * (1.0 + serial * serial) + later * sum_abs * sum_abs;
+  return PP_LIKELY_LAMBDA * PP_FLOAT_UNIT_ROUNDOFF * sqrt(squares) + 0x1p-52 * sum_abs;
+}
+
 /**
  * @param got    the value under test
  * @param want   the reference

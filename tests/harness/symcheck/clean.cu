@@ -1,11 +1,12 @@
 // Clean: 70 helpers, a host function and a kernel whose instances' names are
-// over 350 characters, and no exit: pp-symcheck must accept it.
+// over 350 characters, and no exit: pp-symcheck must accept it. (The kernel's
+// instance is an external definition, a weak one: a kernel may be.)
 #include "sample.cuh"
 
 SAMPLE_HELPERS_70
 
 template <class A, class B, class C, class D, class E>
-__attribute__((noinline)) int long_named(int x) {
+static __attribute__((noinline)) int long_named(int x) {
   __asm__ volatile("" : "+r"(x));
   return x + 1;
 }

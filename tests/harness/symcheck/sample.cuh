@@ -24,11 +24,12 @@ void (*sample_variants[2])(float *, size_t) = {launch_twice, launch_sample};
 }
 
 // Host helpers that are neither inlined nor folded into one another: each is
-// one more function that the launcher calls.
-#define SAMPLE_HELPER(i)                            \
-  __attribute__((noinline)) int helper_##i(int x) { \
-    __asm__ volatile("" : "+r"(x));                 \
-    return x * (i + 3) + i;                         \
+// one more function that the launcher calls (static: a lab file may define no
+// other external name than its contract's and its kernels').
+#define SAMPLE_HELPER(i)                                   \
+  static __attribute__((noinline)) int helper_##i(int x) { \
+    __asm__ volatile("" : "+r"(x));                        \
+    return x * (i + 3) + i;                                \
   }
 #define SAMPLE_HELPERS_10(d)                                                     \
   SAMPLE_HELPER(d##0) SAMPLE_HELPER(d##1) SAMPLE_HELPER(d##2) SAMPLE_HELPER(d##3) \
