@@ -125,7 +125,7 @@ case $group in
         *) fail "$name: $got" ;;
       esac
     done
-    for phase in configure build tests-beside tests-alone score total; do
+    for phase in configure build build-trusted tests-beside tests-alone score total; do
       grep -q "^${phase}${tab}[0-9][0-9]*\.[0-9][0-9]$" "$out/results/timing.tsv" ||
         fail "timing.tsv has no $phase: $(cat "$out/results/timing.tsv")"
     done
