@@ -246,7 +246,9 @@ check_sample() {
   within=$(key "$expected" within)
   echo "grading $submission $*"
   started=$(date +%s)
-  PATH=$work/bin:$PATH PP_GRADE_GPU_LOCK=$lock timeout -k 10 "${within:-3600}" \
+  # A sample that does not test the lock itself keeps one it was given
+  # (samples graded side by side on one GPU share its lock, as grade-class does).
+  PATH=$work/bin:$PATH PP_GRADE_GPU_LOCK=${lock:-${PP_GRADE_GPU_LOCK:-}} timeout -k 10 "${within:-3600}" \
     "$tree/grading/grade" "$submission" "$work/out" "$@" > "$work/grade.log" 2>&1
   rc=$?
   case $rc in
