@@ -1,4 +1,5 @@
-/* Internal to the harness: the kernel behind pp_flush_l2(). */
+/* Internal to the harness: the kernels behind the timer: pp_flush_l2()'s, and
+ * the empty one of the checker's path overhead (remote.c). */
 #ifndef PP_L2_FLUSH_H
 #define PP_L2_FLUSH_H
 
@@ -10,6 +11,9 @@ extern "C" {
 
 /* Reads count floats of buffer (zeros); writes only if one is not, which never happens. */
 void pp_l2_flush_launch(float *buffer, size_t count);
+
+/* Enqueues a kernel that does nothing. */
+void pp_empty_launch(void);
 
 #ifdef __cplusplus
 }
