@@ -41,6 +41,11 @@ int pp_shared_memory_cap(void);
  * context is lost and the process must end). */
 int pp_launch_error(char *note, size_t len);
 
+/* What runs before a variant's checked launch, untimed: every SM's shared
+ * memory poisoned (poison_shared.h), and the shared memory watch
+ * (shared_watch.h) told to forget the harness's own launches. */
+void pp_before_variant(void);
+
 /* Times one launch of @p variant with pp_time_once() (L2 evicted first); the
  * caller fills, poisons and checks around it. */
 double pp_time_launch(const pp_problem *problem, void *state, int variant, int dataset);
