@@ -62,6 +62,9 @@ option(PP_UNCAUGHT_MUTANTS
 #               value reaches no output
 #   racecheck   the quick sweep under compute-sanitizer racecheck
 #   synccheck   the quick sweep under compute-sanitizer synccheck
+#   initcheck   the quick sweep under compute-sanitizer initcheck: a read of device memory
+#               never written, where the sanitizer sees it (the memory the file allocates
+#               itself; the grader's buffers are all written before a variant runs)
 #   large       every variant at each of LARGE_SIZES (skipped where it does not fit)
 #   stress      hundreds of short runs, small sizes and sizes of several waves of blocks, each
 #               beside a kernel that keeps the GPU busy and its L2 thrashed, each checked
@@ -91,7 +94,7 @@ function(pp_gauntlet)
     set(PP_CHECK_small-smem_ARGS --grade --max-shared-kib 64 PARENT_SCOPE)
     set(PP_CHECK_small-smem_VARIANTS ${ARG_SMALL_SMEM} PARENT_SCOPE)
   endif()
-  foreach(tool memcheck racecheck synccheck)
+  foreach(tool memcheck racecheck synccheck initcheck)
     list(APPEND checks ${tool})
     set(PP_CHECK_${tool}_TOOL ${tool} PARENT_SCOPE)
     set(PP_CHECK_${tool}_ARGS --grade --quick PARENT_SCOPE)
