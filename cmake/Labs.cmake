@@ -427,9 +427,9 @@ function(pp_add_submission_lab lab grader source perf_size contract)
   if(PP_SANDBOX)
     set(sandbox_run sh ${PP_SANDBOX} run --ro ${runner} --)
   endif()
-  # Graded perf: 10 timed repetitions (the median of 10 decides a tier as well
-  # as of 20 where the tiers are fractions of the peer's speed), which halves
-  # the time the timed tests hold the GPU alone.
+  # Graded perf: 10 timed repetitions after 2 warm-ups, not 20 after 3: the
+  # tiers are generous fractions of the peer's speed, and the timed tests,
+  # which hold the GPU alone, then take half the time.
   pp_submission_test(${lab} ${lab}.perf ${PP_GPU_TEST_TIMEOUT} timed
     ${checker} ${seed} --size ${perf_size} --reps 10 --warmup 2 --verdict ${results}/${lab}.perf.verdict
     --json ${results}/${lab}.perf.json -- ${sandbox_run} ${runner})
