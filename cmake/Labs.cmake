@@ -3,8 +3,7 @@
 #   pp_add_lab(<lab> SOURCE <file.cu> GRADER <sources...> [LIBRARIES <libs...>]
 #              VARIANTS <names...> GIVEN <names...> [SMALL_SMEM <names...>]
 #              [STRESS <names...> [STRESS_DATASET <dataset>]]
-#              PERF_SIZE <size> MIN_SPEEDUP <ratio>
-#              [LARGE_SIZES <sizes...> [LARGE_DATASET <dataset>]])
+#              PERF_SIZE <size> MIN_SPEEDUP <ratio> [LARGE_SIZE <size>])
 #
 # Builds bin/<lab> from labs/<lab>/<file.cu> (PP_GRADE=labs) or from
 # solutions/<lab>/<file.cu> (solutions, all) linked with the lab's grader, and
@@ -14,15 +13,10 @@
 #                                 smaller configuration where shared memory is short)
 #                                 the sweep with 64 KiB of shared memory per block
 #   <lab>.sanitizer.<tool>        the quick sweep under compute-sanitizer
-#   <lab>.large                   every variant at each of LARGE_SIZES, once (a size that
-#                                 does not fit is skipped: "GPU too small"): sizes too costly
-#                                 to repeat in every test, one past 2^32 elements in each
-#                                 array whose index can pass it
+#   <lab>.large                   every variant at LARGE_SIZE, once (skipped where it does
+#                                 not fit): a size too costly to repeat in every test
 #   <lab>.stress.<variant>        (STRESS variants: those whose blocks exchange results within
 #                                 one launch) many short runs beside an interfering kernel
-#   <lab>.order.<variant>         (STRESS variants) short runs of the file built with its
-#                                 blocks' indices reversed (<lab>-reversed): a kernel that
-#                                 waits on a block that may not have started hangs
 # and <lab>.perf: one timed run; the last variant must beat the first by
 # MIN_SPEEDUP (a generous ratio, never a time).
 # pp_add_crosscheck() adds <lab>.crosscheck: the grader's GPU side against its CPU side.
@@ -47,9 +41,6 @@ set(PP_GPU_TEST_TIMEOUT 900 CACHE STRING "Seconds before a GPU test is stopped")
 option(PP_UNCAUGHT_MUTANTS
        "With PP_GRADE=all, also register the mutants of tests/mutants/uncaught/ (no check caught them on a GPU)"
        OFF)
-option(PP_FRESH_MUTANTS
-       "With PP_GRADE=all, also register the mutants of tests/mutants/fresh/ (written after the checks, not yet measured)"
-       OFF)
 
 # The gauntlet: the checks a lab's file must pass, in the order pp-gauntlet
 # (grading/src/gauntlet.c) runs them for a mutant, the broadest and cheapest first.
@@ -60,9 +51,7 @@ option(PP_FRESH_MUTANTS
 #   small-smem  the same sweep with launchers told that a block gets at most 64 KiB of
 #               shared memory (--max-shared-kib 64, a compute capability 7.5 GPU's
 #               limit): the smaller configuration of SMALL_SMEM variants, graded on
-#               every GPU rather than only where it is needed; every kernel launched
-#               must fit the 64 KiB, static and dynamic shared memory together, checked
-#               on the launch itself (CUPTI), as such a GPU would   (per variant)
+#               every GPU rather than only where it is needed              (per variant)
 #   memcheck    the quick sweep under compute-sanitizer memcheck, with buffers that end
 #               where their allocations end (--no-guards), and 64 KiB of memcheck's
 #               padding after each (--padding: a read past the end that lands in the next
@@ -70,32 +59,19 @@ option(PP_FRESH_MUTANTS
 #               value reaches no output
 #   racecheck   the quick sweep under compute-sanitizer racecheck
 #   synccheck   the quick sweep under compute-sanitizer synccheck
-#   initcheck   the quick sweep under compute-sanitizer initcheck: a read of device memory
-#               never written, where the sanitizer sees it (the memory the file allocates
-#               itself; the grader's buffers are all written before a variant runs)
-#   large       every variant at each of LARGE_SIZES (skipped where it does not fit), on
-#               LARGE_DATASET only where given (an exact one: an index that wraps misses or
-#               repeats elements, which exact data shows, and each dataset costs seconds)
+#   large       every variant at LARGE_SIZE (skipped where it does not fit)
 #   stress      hundreds of short runs, small sizes and sizes of several waves of blocks, each
 #               beside a kernel that keeps the GPU busy and its L2 thrashed, each checked
 #               (--stress; docs/grading.md, "Stress"): for bugs of memory order between the
 #               blocks of one launch, which an idle GPU hides; only on STRESS_DATASET where
 #               given (an exact one)                                        (per variant)
-#   order       the stress check's sizes, 40 runs, with the file built with its blocks'
-#               indices reversed (pp/reversed_blocks.h, the runner <lab>-reversed): a kernel
-#               that waits on a block of lower index (a look-back keyed on blockIdx.x) is
-#               right only because GPUs start blocks in index order; reversed, in a grid
-#               larger than the GPU holds, it hangs, and the launch's time limit or its own
-#               spin limit catches it                                      (per variant)
 # Sets in the caller's scope PP_CHECKS, the names in order, and for each check
 # C: PP_CHECK_<C>_ARGS, the runner's arguments; PP_CHECK_<C>_TOOL,
 # compute-sanitizer's tool or empty, and PP_CHECK_<C>_TOOL_ARGS, its options;
 # PP_CHECK_<C>_VARIANTS, the variants of a check made per variant (empty: one
-# run over every variant); PP_CHECK_<C>_REVERSED, ON where the check runs the
-# runner built with reversed block indices.
+# run over every variant).
 function(pp_gauntlet)
-  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "STRESS_DATASET;LARGE_DATASET"
-                        "VARIANTS;SMALL_SMEM;STRESS;LARGE_SIZES")
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "LARGE_SIZE;STRESS_DATASET" "VARIANTS;SMALL_SMEM;STRESS")
   foreach(variant IN LISTS ARG_SMALL_SMEM ARG_STRESS)
     if(NOT variant IN_LIST ARG_VARIANTS)
       message(FATAL_ERROR "SMALL_SMEM or STRESS names ${variant}, which is not among the VARIANTS")
@@ -112,21 +88,16 @@ function(pp_gauntlet)
     set(PP_CHECK_small-smem_ARGS --grade --max-shared-kib 64 PARENT_SCOPE)
     set(PP_CHECK_small-smem_VARIANTS ${ARG_SMALL_SMEM} PARENT_SCOPE)
   endif()
-  foreach(tool memcheck racecheck synccheck initcheck)
+  foreach(tool memcheck racecheck synccheck)
     list(APPEND checks ${tool})
     set(PP_CHECK_${tool}_TOOL ${tool} PARENT_SCOPE)
     set(PP_CHECK_${tool}_ARGS --grade --quick PARENT_SCOPE)
   endforeach()
   set(PP_CHECK_memcheck_ARGS --grade --quick --no-guards PARENT_SCOPE)
   set(PP_CHECK_memcheck_TOOL_ARGS --padding 65536 PARENT_SCOPE)
-  if(ARG_LARGE_SIZES)
+  if(ARG_LARGE_SIZE)
     list(APPEND checks large)
-    list(JOIN ARG_LARGE_SIZES "," sizes)
-    set(args --grade --size ${sizes} --or-skip)
-    if(ARG_LARGE_DATASET)
-      list(APPEND args --dataset ${ARG_LARGE_DATASET})
-    endif()
-    set(PP_CHECK_large_ARGS ${args} PARENT_SCOPE)
+    set(PP_CHECK_large_ARGS --grade --size ${ARG_LARGE_SIZE} --or-skip PARENT_SCOPE)
   endif()
   if(ARG_STRESS)
     list(APPEND checks stress)
@@ -136,27 +107,18 @@ function(pp_gauntlet)
     endif()
     set(PP_CHECK_stress_ARGS ${args} PARENT_SCOPE)
     set(PP_CHECK_stress_VARIANTS ${ARG_STRESS} PARENT_SCOPE)
-    list(APPEND checks order)
-    set(PP_CHECK_order_ARGS ${args} --stress-runs 40 PARENT_SCOPE)
-    set(PP_CHECK_order_VARIANTS ${ARG_STRESS} PARENT_SCOPE)
-    set(PP_CHECK_order_REVERSED ON PARENT_SCOPE)
   endif()
   set(PP_CHECKS ${checks} PARENT_SCOPE)
 endfunction()
 
 # pp-gauntlet's checks for a mutant of a lab with variants <variants>: every
 # check of PP_CHECKS (set by pp_gauntlet) in order, one run each, as
-# --check NAME [--runner REVERSED] [--tool TOOL [--tool-arg OPTION]...] ARGUMENT...
-# [--variant LIST], the list naming the check's variants where it has its own;
-# REVERSED, the mutant's runner with reversed block indices, for the checks
-# that need it.
-function(pp_gauntlet_arguments out variants reversed)
+# --check NAME [--tool TOOL [--tool-arg OPTION]...] ARGUMENT... [--variant LIST],
+# the list naming the check's variants where it has its own.
+function(pp_gauntlet_arguments out variants)
   set(gauntlet "")
   foreach(check IN LISTS PP_CHECKS)
     list(APPEND gauntlet --check ${check})
-    if(PP_CHECK_${check}_REVERSED)
-      list(APPEND gauntlet --runner ${reversed})
-    endif()
     if(PP_CHECK_${check}_TOOL)
       pp_check_tool(tool ${check})
       list(APPEND gauntlet ${tool})
@@ -224,19 +186,6 @@ function(pp_add_crosscheck lab source)
   target_compile_options(${lab}-crosscheck PRIVATE -Wall -Wextra)
   pp_gpu_test(${lab}.crosscheck ${lab}-crosscheck)
   set_tests_properties(${lab}.crosscheck PROPERTIES LABELS "${lab};gpu;crosscheck")
-endfunction()
-
-# <target>-reversed: <source> built with its blocks' indices reversed
-# (pp/reversed_blocks.h), the runner of the order check.
-function(pp_reversed_runner target source grader)
-  add_executable(${target}-reversed ${source})
-  target_link_libraries(${target}-reversed PRIVATE ${grader})
-  target_compile_options(${target}-reversed PRIVATE
-    $<$<COMPILE_LANGUAGE:CUDA>:-include ${PROJECT_SOURCE_DIR}/common/include/pp/reversed_blocks.h>)
-  get_target_property(folder ${target} RUNTIME_OUTPUT_DIRECTORY)
-  if(folder)
-    set_target_properties(${target}-reversed PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${folder})
-  endif()
 endfunction()
 
 function(pp_lab_runner target source grader)
@@ -355,16 +304,7 @@ function(pp_add_submission_lab lab grader source perf_size contract)
   add_library(${lab}-student OBJECT ${submitted})
   target_link_libraries(${lab}-student PRIVATE ${grader})
   target_compile_options(${lab}-student PRIVATE -lineinfo)
-  add_executable(${lab})
-  target_link_libraries(${lab} PRIVATE ${lab}-student ${grader})
-  add_custom_target(${lab}-grading)
-  add_dependencies(${lab}-grading ${lab} pp-trusted)
-  set(compiled ${lab}-student)
-  if(PP_CHECK_order_REVERSED)
-    pp_reversed_runner(${lab} ${submitted} ${grader})
-    add_dependencies(${lab}-grading ${lab}-reversed)
-    list(APPEND compiled ${lab}-reversed)
-  endif()
+  set(sandbox_run "")
   if(PP_SANDBOX)
     set(launcher sh ${PP_SANDBOX} compile --ro ${submitted} --ro ${contract}
                  --ro ${PROJECT_SOURCE_DIR}/common/include)
@@ -372,36 +312,35 @@ function(pp_add_submission_lab lab grader source perf_size contract)
       list(APPEND launcher --system ${dir})
     endforeach()
     list(APPEND launcher --)
-    set_target_properties(${compiled} PROPERTIES CUDA_COMPILER_LAUNCHER "${launcher}")
+    set_target_properties(${lab}-student PROPERTIES CUDA_COMPILER_LAUNCHER "${launcher}")
   endif()
+  add_executable(${lab})
+  target_link_libraries(${lab} PRIVATE ${lab}-student ${grader})
+  add_custom_target(${lab}-grading)
+  add_dependencies(${lab}-grading ${lab} pp-trusted)
 
   set(results ${PP_RESULTS})
   set(checker $<TARGET_FILE:${lab}-checker>)
   set(seed --seed ${PP_GRADE_SEED})
   set(runner $<TARGET_FILE:${lab}>)
-  set(sandbox_run "") # the runner's sandbox, before each check's runner below
-  set(gauntlet_sandbox "")
   if(PP_SANDBOX)
+    set(sandboxed sh ${PP_SANDBOX} run --ro ${runner} -- ${runner})
     set(gauntlet_sandbox --sandbox ${PP_SANDBOX})
+  else()
+    set(sandboxed ${runner})
+    set(gauntlet_sandbox "")
   endif()
   pp_submission_test(${lab} ${lab}.symbols 120 host
     $<TARGET_FILE:pp-symcheck> --allow ${PROJECT_SOURCE_DIR}/grading/allowed-symbols.txt
     --contract ${contract} --verdict ${results}/${lab}.symbols.verdict $<TARGET_OBJECTS:${lab}-student>)
   foreach(check IN LISTS PP_CHECKS)
     set(args ${PP_CHECK_${check}_ARGS})
-    set(check_runner ${runner})
-    if(PP_CHECK_${check}_REVERSED)
-      set(check_runner $<TARGET_FILE:${lab}-reversed>)
-    endif()
-    if(PP_SANDBOX)
-      set(sandbox_run sh ${PP_SANDBOX} run --ro ${check_runner} --)
-    endif()
     if(PP_CHECK_${check}_VARIANTS)
       foreach(variant IN LISTS PP_CHECK_${check}_VARIANTS)
         pp_check_test_name(name ${lab} ${check} ${variant})
         pp_submission_test(${lab} ${name} ${PP_GPU_TEST_TIMEOUT} sweep
           ${checker} ${seed} ${args} --variant ${variant} --verdict ${results}/${name}.verdict
-          -- ${sandbox_run} ${check_runner})
+          -- ${sandboxed})
       endforeach()
     else()
       pp_check_test_name(name ${lab} ${check} "")
@@ -420,29 +359,26 @@ function(pp_add_submission_lab lab grader source perf_size contract)
           set(kind sweep)
         endif()
         pp_submission_test(${lab} ${name} ${PP_GPU_TEST_TIMEOUT} ${kind}
-          ${checker} ${seed} ${args} --verdict ${results}/${name}.verdict -- ${sandbox_run} ${check_runner})
+          ${checker} ${seed} ${args} --verdict ${results}/${name}.verdict -- ${sandboxed})
       endif()
     endif()
   endforeach()
-  if(PP_SANDBOX)
-    set(sandbox_run sh ${PP_SANDBOX} run --ro ${runner} --)
-  endif()
   # Graded perf: 10 timed repetitions after 2 warm-ups, not 20 after 3: the
   # tiers are generous fractions of the peer's speed, and the timed tests,
   # which hold the GPU alone, then take half the time.
   pp_submission_test(${lab} ${lab}.perf ${PP_GPU_TEST_TIMEOUT} timed
     ${checker} ${seed} --size ${perf_size} --reps 10 --warmup 2 --verdict ${results}/${lab}.perf.verdict
-    --json ${results}/${lab}.perf.json -- ${sandbox_run} ${runner})
+    --json ${results}/${lab}.perf.json -- ${sandboxed})
 endfunction()
 
 function(pp_add_lab lab)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "SOURCE;PERF_SIZE;MIN_SPEEDUP;STRESS_DATASET;LARGE_DATASET"
-                        "GRADER;LIBRARIES;VARIANTS;GIVEN;SMALL_SMEM;STRESS;LARGE_SIZES")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "SOURCE;PERF_SIZE;MIN_SPEEDUP;LARGE_SIZE;STRESS_DATASET"
+                        "GRADER;LIBRARIES;VARIANTS;GIVEN;SMALL_SMEM;STRESS")
   set(grader ${lab}-grader)
   add_library(${grader} OBJECT ${ARG_GRADER})
   target_include_directories(${grader} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
   target_link_libraries(${grader} PUBLIC pp ${ARG_LIBRARIES})
-  pp_gauntlet(VARIANTS ${ARG_VARIANTS} SMALL_SMEM ${ARG_SMALL_SMEM} LARGE_SIZES ${ARG_LARGE_SIZES} LARGE_DATASET ${ARG_LARGE_DATASET}
+  pp_gauntlet(VARIANTS ${ARG_VARIANTS} SMALL_SMEM ${ARG_SMALL_SMEM} LARGE_SIZE ${ARG_LARGE_SIZE}
               STRESS ${ARG_STRESS} STRESS_DATASET ${ARG_STRESS_DATASET})
   # The contract header, named like the lab file (dot_product.cu: dot_product.h):
   # the only external names the file may define besides its kernels (pp-symcheck).
@@ -460,25 +396,18 @@ function(pp_add_lab lab)
 
   set(solution ${PROJECT_SOURCE_DIR}/solutions/${lab}/${ARG_SOURCE})
   set(skeleton ${PROJECT_SOURCE_DIR}/labs/${lab}/${ARG_SOURCE})
-  set(runner_source ${solution})
   if(PP_GRADE STREQUAL "labs")
-    set(runner_source ${skeleton})
+    pp_lab_runner(${lab} ${skeleton} ${grader})
+  else()
+    pp_lab_runner(${lab} ${solution} ${grader})
   endif()
-  pp_lab_runner(${lab} ${runner_source} ${grader})
 
-  if(PP_CHECK_order_REVERSED) # built with the lab's target, as its every program (tests/CMakeLists.txt)
-    pp_reversed_runner(${lab} ${runner_source} ${grader})
-  endif()
   foreach(check IN LISTS PP_CHECKS)
     set(args ${PP_CHECK_${check}_ARGS})
-    set(check_runner ${lab})
-    if(PP_CHECK_${check}_REVERSED)
-      set(check_runner ${lab}-reversed)
-    endif()
     if(PP_CHECK_${check}_VARIANTS)
       foreach(variant IN LISTS PP_CHECK_${check}_VARIANTS)
         pp_check_test_name(name ${lab} ${check} ${variant})
-        pp_gpu_test(${name} ${check_runner} ${args} --variant ${variant})
+        pp_gpu_test(${name} ${lab} ${args} --variant ${variant})
         set_tests_properties(${name} PROPERTIES LABELS "${lab};gpu;grade")
         if(check STREQUAL "stress") # ctest -L stress: every lab's stress tests
           set_property(TEST ${name} APPEND PROPERTY LABELS stress)
@@ -561,28 +490,24 @@ function(pp_add_lab lab)
   # GPU (bugs of memory order that no run showed): not tests of the check preset, but with
   # -DPP_UNCAUGHT_MUTANTS=ON <lab>.uncaught.<name> (label uncaught), which
   # tests/mutants/run.sh --uncaught builds and runs to measure them again.
-  # tests/mutants/fresh/<lab>/ holds mutants written after the checks, not yet measured:
-  # with -DPP_FRESH_MUTANTS=ON <lab>.fresh.<name> (label fresh; tests/mutants/run.sh --fresh).
+  pp_gauntlet_arguments(gauntlet "${ARG_VARIANTS}")
   list(LENGTH PP_CHECKS check_count)
   math(EXPR mutant_timeout "${PP_GPU_TEST_TIMEOUT} * ${check_count}")
   find_program(PP_PATCH patch REQUIRED)
   set(kinds mutant)
-  foreach(kind IN ITEMS uncaught fresh)
-    string(TOUPPER ${kind} upper)
-    if(PP_${upper}_MUTANTS)
-      list(APPEND kinds ${kind})
-      if(NOT TARGET ${kind}-mutants)
-        add_custom_target(${kind}-mutants)
-        add_dependencies(${kind}-mutants pp-gauntlet)
-      endif()
+  if(PP_UNCAUGHT_MUTANTS)
+    list(APPEND kinds uncaught)
+    if(NOT TARGET uncaught-mutants)
+      add_custom_target(uncaught-mutants)
+      add_dependencies(uncaught-mutants pp-gauntlet)
     endif()
-  endforeach()
+  endif()
   foreach(kind IN LISTS kinds)
     set(folder ${PROJECT_SOURCE_DIR}/tests/mutants/${lab})
     set(built mutants)
-    if(NOT kind STREQUAL "mutant")
-      set(folder ${PROJECT_SOURCE_DIR}/tests/mutants/${kind}/${lab})
-      set(built ${kind})
+    if(kind STREQUAL "uncaught")
+      set(folder ${PROJECT_SOURCE_DIR}/tests/mutants/uncaught/${lab})
+      set(built uncaught)
     endif()
     file(GLOB mutant_patches CONFIGURE_DEPENDS ${folder}/*.patch)
     foreach(patch_file IN LISTS mutant_patches)
@@ -597,19 +522,12 @@ function(pp_add_lab lab)
       add_executable(${target} ${mutant_source})
       target_link_libraries(${target} PRIVATE ${grader})
       set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin/${built})
-      set(reversed "")
-      if(PP_CHECK_order_REVERSED)
-        pp_reversed_runner(${target} ${mutant_source} ${grader})
-        add_dependencies(${target} ${target}-reversed)
-        set(reversed $<TARGET_FILE:${target}-reversed>)
-      endif()
-      pp_gauntlet_arguments(gauntlet "${ARG_VARIANTS}" "${reversed}")
       pp_gpu_test(${lab}.${kind}.${mutant} pp-gauntlet --mutant ${PP_SANITIZER_OPTION} --
                   $<TARGET_FILE:${target}> ${gauntlet})
       set_tests_properties(${lab}.${kind}.${mutant} PROPERTIES LABELS "${lab};gpu;${kind}"
                            TIMEOUT ${mutant_timeout})
-      if(NOT kind STREQUAL "mutant")
-        add_dependencies(${kind}-mutants ${target})
+      if(kind STREQUAL "uncaught")
+        add_dependencies(uncaught-mutants ${target})
       endif()
     endforeach()
   endforeach()

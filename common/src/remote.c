@@ -18,7 +18,6 @@
 #include "pp/timer.h"
 #include "l2_flush.h"
 #include "share.h"
-#include "shared_watch.h"
 
 /* The runner's end of the socket. */
 #define SERVE_FD 3
@@ -409,7 +408,6 @@ int pp_serve(const pp_problem *p) {
     switch (q.op) {
     case OP_HELLO: {
       pp_cap_shared_memory(q.shared_cap);
-      if (q.shared_cap > 0) pp_shared_watch(q.shared_cap);
       int count = p->variant_count();
       a.count = count;
       if (send_all(SERVE_FD, &a, sizeof a)) return PP_EXIT_FAIL;
@@ -449,12 +447,10 @@ int pp_serve(const pp_problem *p) {
       if (q.op == OP_STRESS) {
         error = pp_stress_launch(p, state, q.variant, q.dataset, q.seed, a.note, sizeof a.note);
       } else {
-        if (q.op == OP_LAUNCH) {
-          pp_before_variant();
+        if (q.op == OP_LAUNCH)
           p->launch(state, q.variant, q.dataset);
-        } else { /* the checker flushed L2 and holds the clock that counts */
+        else /* the checker flushed L2 and holds the clock that counts */
           a.event_ms = pp_time_launch(p, state, q.variant, q.dataset, 0);
-        }
         error = pp_launch_error(a.note, sizeof a.note);
       }
       a.status = error != 0;

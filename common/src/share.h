@@ -12,10 +12,6 @@
 #include "pp/lab.h"
 #include "pp/timer.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /** One allocation as it crosses between processes. */
 typedef struct pp_shared_buffer {
   cudaIpcMemHandle_t handle; /* unset when bytes + guard is 0: nothing was allocated */
@@ -45,11 +41,6 @@ int pp_shared_memory_cap(void);
  * context is lost and the process must end). */
 int pp_launch_error(char *note, size_t len);
 
-/* What runs before a variant's checked launch, untimed: every SM's shared
- * memory poisoned (poison_shared.h), and the shared memory watch
- * (shared_watch.h) told to forget the harness's own launches. */
-void pp_before_variant(void);
-
 /* Times one launch of @p variant with CUDA events, L2 evicted first if
  * @p flush (pp_time_once()), as found if not (pp_time_events(): the checker
  * flushed it); the caller fills, poisons and checks around it. */
@@ -61,9 +52,5 @@ double pp_time_launch(const pp_problem *problem, void *state, int variant, int d
  * pp_launch_error() does. */
 int pp_stress_launch(const pp_problem *problem, void *state, int variant, int dataset, uint64_t seed,
                      char *note, size_t len);
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif
