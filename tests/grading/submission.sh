@@ -30,6 +30,8 @@ fail() {
 
 [ $# -eq 3 ] || fail "usage: submission.sh spaces|one-build|schedule TREE WORK"
 group=$1 tree=$2 work=$3
+# Grading refuses where no sandbox can be made (no bubblewrap): skipped, not passed.
+why=$(sh "$tree/grading/sandbox" check 2>&1) || { echo "$why: skipped"; exit 77; }
 grade=$tree/grading/grade
 tab=$(printf '\t')
 in="$work/sub mission"
