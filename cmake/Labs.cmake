@@ -279,15 +279,17 @@ endfunction()
 # in /opt/gcc, whose libraries the runner loads too): the sandbox binds them
 # read-only (grading/sandbox --system), as it binds /usr.
 set(PP_SANDBOX_SYSTEM "")
-foreach(tool IN ITEMS ${CMAKE_CUDA_COMPILER} ${CMAKE_CUDA_HOST_COMPILER} ${CMAKE_CXX_COMPILER}
-                      ${CMAKE_C_COMPILER})
-  file(REAL_PATH ${tool} real)
-  get_filename_component(prefix ${real} DIRECTORY)
-  get_filename_component(prefix ${prefix} DIRECTORY)
-  if(NOT prefix MATCHES "^/(usr|bin|sbin|lib|lib32|lib64|etc)(/|$)" AND NOT prefix IN_LIST PP_SANDBOX_SYSTEM)
-    list(APPEND PP_SANDBOX_SYSTEM ${prefix})
-  endif()
-endforeach()
+if(PP_GRADE STREQUAL "submission")
+  foreach(tool IN ITEMS ${CMAKE_CUDA_COMPILER} ${CMAKE_CUDA_HOST_COMPILER} ${CMAKE_CXX_COMPILER}
+                        ${CMAKE_C_COMPILER})
+    file(REAL_PATH ${tool} real)
+    get_filename_component(prefix ${real} DIRECTORY)
+    get_filename_component(prefix ${prefix} DIRECTORY)
+    if(NOT prefix MATCHES "^/(usr|bin|sbin|lib|lib32|lib64|etc)(/|$)" AND NOT prefix IN_LIST PP_SANDBOX_SYSTEM)
+      list(APPEND PP_SANDBOX_SYSTEM ${prefix})
+    endif()
+  endforeach()
+endif()
 
 function(pp_add_submission_lab lab grader source perf_size contract)
   set(submitted ${PP_SUBMISSION}/${lab}/${source})
