@@ -202,8 +202,10 @@ endfunction()
 # (the sanitizers' small sizes), sweep (the grader's sizes, a few GiB), large
 # (most of the GPU's memory) or timed. CTest runs the timed ones alone
 # (RUN_SERIAL) after every other test of the lab (DEPENDS), a large one with
-# no sweep beside it (RESOURCE_GROUPS), the quick ones first (COST: they are
-# the longest). grading-tests.txt lists
+# no sweep beside it (RESOURCE_GROUPS). CTest starts the highest COST first:
+# the large ones, one after another beside the quick ones (no sweep can start
+# while one runs, and started last they ran alone), then the quick ones (the
+# longest). grading-tests.txt lists
 # the tests, "test TAB lab TAB name TAB kind", in this order, for grading/grade.
 function(pp_submission_test lab name timeout kind)
   add_test(NAME ${name}
@@ -224,7 +226,9 @@ function(pp_submission_test lab name timeout kind)
   elseif(kind STREQUAL "sweep")
     set_tests_properties(${name} PROPERTIES RESOURCE_GROUPS "gpu_memory:1")
   endif()
-  if(kind STREQUAL "quick")
+  if(kind STREQUAL "large")
+    set_tests_properties(${name} PROPERTIES COST 1000)
+  elseif(kind STREQUAL "quick")
     set_tests_properties(${name} PROPERTIES COST 100)
   endif()
   if(kind STREQUAL "timed")

@@ -74,8 +74,10 @@ void pp_report_print(FILE *out, const pp_report *report) {
           report->copy_gbps, d->theoretical_gbps);
   if (report->path.requests)
     fprintf(out, "timed by the checker's clock around each request, each on inputs from a fresh seed;\n"
-                 "path overhead %.4f ms taken off (median of %d empty requests, spread %.4f ms)\n",
-            report->path.median_ms, report->path.requests, report->path.spread_ms);
+                 "path overhead %.4f ms taken off (median of %d empty requests %.4f ms, spread %.4f ms;\n"
+                 "the peer's clock less its own events %+.4f ms)\n",
+            report->path.median_ms, report->path.requests, report->path.empty_ms, report->path.spread_ms,
+            report->path.work_ms);
   fputc('\n', out);
 
   int name_width = 16;
@@ -189,6 +191,8 @@ static void json_report(FILE *f, const pp_report *report) {
   number_field(f, "flops_per_run", report->flops);
   number_field(f, "path_overhead_ms", report->path.requests ? report->path.median_ms : NAN);
   number_field(f, "path_overhead_spread_ms", report->path.requests ? report->path.spread_ms : NAN);
+  number_field(f, "path_empty_ms", report->path.requests ? report->path.empty_ms : NAN);
+  number_field(f, "path_work_ms", report->path.requests ? report->path.work_ms : NAN);
   json_key(f, "cpu", 0);
   json_result(f, report, &report->cpu);
   json_key(f, "peer", 0);

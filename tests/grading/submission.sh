@@ -188,7 +188,7 @@ EOF
     if [ "$most" -lt 2 ] || [ "$most" -gt 3 ]; then
       fail "with --parallel 3, $most tests ran at once"
     fi
-    # The timed test ran alone, after every other test; the large one beside no sweep.
+    # The timed test ran alone, after every other test; the large one first, beside no sweep.
     ! grep -qx 'beside 01-dot-product.perf' "$work/overlaps" || fail "the timed test ran beside another"
     [ "$(tail -1 "$work/events")" = "end 01-dot-product.perf" ] || fail "the timed test was not the last"
     awk '$1 == "start" && $2 ~ /[.]v[0-9]/ { on[$2] = 1 } $1 == "end" { on[$2] = 0 }
@@ -196,6 +196,8 @@ EOF
          $1 == "start" && large && $2 ~ /[.]v[0-9]/ { exit 1 }
          $1 == "end" && $2 ~ /[.]large$/ { large = 0 }' "$work/events" ||
       fail "the large test ran beside a sweep"
+    [ "$(sed -n 1p "$work/events")" = "start 01-dot-product.large" ] ||
+      fail "the large test did not start first (it would run alone at the end)"
     # v2 failed and v3 skipped a size beside others: each ran again alone, and that counts.
     for name in 01-dot-product.v2-kahan 01-dot-product.v3-sequential; do
       [ "$(runs "$name")" -eq 2 ] || fail "$name ran $(runs "$name") times, want 2"
@@ -220,7 +222,7 @@ EOF
     for name in $(listed); do
       [ "$(runs "$name")" -eq 1 ] || fail "with --parallel 1, $name ran $(runs "$name") times"
     done
-    echo "tests ran side by side, the large beside no sweep, the timed alone and last, and a failure beside others again alone" ;;
+    echo "tests ran side by side, the large first and beside no sweep, the timed alone and last, and a failure beside others again alone" ;;
 
   *) fail "unknown group $group" ;;
 esac
