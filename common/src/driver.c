@@ -521,19 +521,26 @@ static int time_variant(session *s, void *state, int variant, pp_timing *t, doub
     }
   }
   if (!status) *t = pp_timing_summary(ms, o->reps);
-  if (!status && s->runner) *gap_ms = pp_median(gap, o->reps);
+  double least_gap = 0.0;
+  if (!status && s->runner) {
+    *gap_ms = pp_median(gap, o->reps); /* sorts */
+    least_gap = gap[0];
+  }
   /* The runner's events enclose less than the checker's clock, never more:
-   * beyond the path's overhead (already taken off) only TIMED_EXTRA_MS and
-   * the path's jitter separate them. An event time shorter than that is a
-   * clock the submission's process changed: its events, or its clock. */
+   * beyond the path's overhead (already taken off) only TIMED_EXTRA_MS, the
+   * path's jitter and TAMPER_SLACK separate them. A clock the submission's
+   * process changed (its events, or its clock) falls short in every
+   * repetition; a disturbance in some only (on an H100, half the repetitions
+   * of two honest variants ran 0.4 to 0.6 ms past their events, the peer's
+   * times spread as widely; docs/grading.md). So the least gap judges. */
   double margin = 0.0;
   if (!status) margin = TIMED_EXTRA_MS + 3.0 * s->path.spread_ms + TAMPER_SLACK * t->median_ms;
-  if (!status && s->runner && variant != PP_PEER && *gap_ms > margin) {
+  if (!status && s->runner && variant != PP_PEER && least_gap > margin) {
     snprintf(v->note, sizeof v->note,
-             "timing tampered with: the submission's process timed its runs %.4f ms shorter "
-             "(median) than the checker measured, path overhead of %.4f ms taken off; more than "
+             "timing tampered with: the submission's process timed every run at least %.4f ms "
+             "shorter than the checker measured, path overhead of %.4f ms taken off; more than "
              "the %.4f ms allowed",
-             *gap_ms, s->path.median_ms, margin);
+             least_gap, s->path.median_ms, margin);
     v->correct = 0;
     status = 1;
   }
