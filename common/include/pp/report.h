@@ -31,11 +31,11 @@ typedef struct pp_result {
 
 /** The checker's request path (grading): what a request costs besides its work, taken off every time. */
 typedef struct pp_path {
-  double median_ms;  /**< the overhead taken off: the empty requests' median plus work_ms */
-  double empty_ms;   /**< median of the empty requests */
-  double spread_ms;  /**< their 90th percentile less their 10th */
-  double work_ms;    /**< what a request with work costs more, from the trusted peer: its clock less its events */
-  int requests;      /**< how many empty requests were timed; 0 when the times are the runner's own events */
+  double overhead_ms; /**< what is taken off every time: empty_ms plus work_ms */
+  double empty_ms;    /**< median of the empty requests */
+  double spread_ms;   /**< their 90th percentile less their 10th */
+  double work_ms;     /**< what a request with work costs more, from the trusted peer: its clock less its events */
+  int requests;       /**< how many empty requests were timed; 0 when the times are the runner's own events */
 } pp_path;
 
 /** Everything one bench run measured. */
