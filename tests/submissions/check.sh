@@ -31,6 +31,8 @@
 #                            glob); the first matching line wins; every test
 #                            needs one, and a pattern without * must name a test
 #   within SECONDS           the grading must end within SECONDS
+#   needs cgroups            skipped (77) where tests get no cgroup (grading/run-test
+#                            --cgroups): the defence it tests needs one
 #   no-process NAME          no process named NAME is left once grading ends
 # A hostile sample's file may name, and check.sh then fills in: @SECRET@, a
 # file outside the tree holding a random word that must appear nowhere in the
@@ -226,6 +228,10 @@ check_locks() {
 # check_sample SAMPLE EXPECTED WORK
 check_sample() {
   sample=$1 expected=$2 work=$3
+  if [ "$(key "$expected" needs)" = cgroups ] && ! sh "$tree/grading/run-test" --cgroups; then
+    echo "no cgroup per test here (grading/run-test --cgroups): skipped"
+    exit 77
+  fi
   rm -rf "$work"
   mkdir -p "$work/in"
   submission=$(make_submission "$sample" "$expected" "$work/in" "$(basename "$sample")") || exit 1
