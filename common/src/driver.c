@@ -529,15 +529,6 @@ static double gap_allowed(const session *s, double median_ms) {
   return TIMED_EXTRA_MS + 3.0 * s->path.spread_ms + TAMPER_SLACK * median_ms;
 }
 
-/* The median of n values, leaving them in order. */
-static double median_of(const double *values, int n) {
-  double *copy = malloc((size_t)n * sizeof *copy);
-  memcpy(copy, values, (size_t)n * sizeof *copy);
-  double median = pp_median(copy, n);
-  free(copy);
-  return median;
-}
-
 /* Times a variant (time_window()); in the checker, *gap_ms gets the median of
  * its times less the runner's own event times. Returns 0, or 1 with the
  * verdict saying why. */
@@ -555,15 +546,16 @@ static int time_variant(session *s, void *state, int variant, pp_timing *t, doub
    * once more, on new inputs, and the window with the smaller median gap
    * counts: a disturbance passes, a lie shows in both (below). */
   if (!status && s->runner && variant != PP_PEER) {
-    double first_gap = median_of(gap, o->reps);
-    double allowed = gap_allowed(s, median_of(ms, o->reps));
+    /* pp_median() sorts: only each window's values count, not their order. */
+    double first_gap = pp_median(gap, o->reps);
+    double allowed = gap_allowed(s, pp_median(ms, o->reps));
     if (first_gap > allowed) {
       double *ms2 = ms + o->reps, *gap2 = gap + o->reps;
       printf("%s: timed again: its repetitions ran a median %.4f ms past its own events, more "
              "than the %.4f ms allowed\n",
              s->p->variant(variant).name, first_gap, allowed);
       status = time_window(s, state, variant, ms2, gap2, v);
-      if (!status && median_of(gap2, o->reps) < first_gap) {
+      if (!status && pp_median(gap2, o->reps) < first_gap) {
         memcpy(ms, ms2, (size_t)o->reps * sizeof *ms);
         memcpy(gap, gap2, (size_t)o->reps * sizeof *gap);
       }
