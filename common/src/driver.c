@@ -12,6 +12,7 @@
 #include "pp/cli.h"
 #include "pp/device.h"
 #include "pp/lab.h"
+#include "pp/random.h"
 #include "pp/remote.h"
 #include "pp/report.h"
 #include "pp/timer.h"
@@ -43,6 +44,19 @@
  * this much less than it took gains nothing: the checker's time is the one
  * that counts. */
 #define TAMPER_SLACK 0.05
+/* Sizes --grade draws from the seed (pp_problem::random_max), and the stream
+ * of pp_random_bits() they come from, apart from the fills' small streams. */
+#define DRAWN_SIZES 16
+#define SIZE_STREAM 0x53495a45u
+
+/* A size a sweep checks, and whether it fitted the device memory that was
+ * free before the submission's process started: a size that fitted then and
+ * not later fails, since only the submission can have taken the memory. */
+typedef struct planned {
+  pp_size size;
+  int seeds; /* the most seeds it gets (one above ONE_SEED_BYTES) */
+  int fits;
+} planned;
 
 /* One run of the driver: the lab, its options, its runner when it is the
  * checker (remote.h), and what the verdict file will say. */
@@ -54,6 +68,8 @@ typedef struct session {
   pp_path path;      /* the checker's measurement of the request path (bench()) */
   int bench_dataset; /* the dataset the table times */
   int only_dataset;  /* the one dataset --grade checks, or -1 for all */
+  planned *plan;     /* the sizes of a sweep, in order */
+  int plan_count, plan_capacity;
   int cases;
   double vs_peer, vs_first;
   const char *best;
@@ -202,13 +218,117 @@ static void parse_lab_size(const pp_problem *p, const char *text, pp_size *size)
   }
 }
 
-/* Whether a state of @p need bytes fits in the device memory free now (not at
- * the start: other tests may share the GPU); if not, says so. */
-static int size_fits(const char *label, size_t need) {
+static int same_size(const pp_size *a, const pp_size *b) {
+  if (a->rank != b->rank) return 0;
+  for (int i = 0; i < a->rank; ++i)
+    if (a->dim[i] != b->dim[i]) return 0;
+  return 1;
+}
+
+/* Adds a size to the sweep's plan; one already there keeps its place and
+ * gets the more seeds of the two. */
+static void plan_add(session *s, const pp_size *size, int seeds) {
+  for (int k = 0; k < s->plan_count; ++k) {
+    if (!same_size(&s->plan[k].size, size)) continue;
+    if (seeds > s->plan[k].seeds) s->plan[k].seeds = seeds;
+    return;
+  }
+  if (s->plan_count == s->plan_capacity) {
+    s->plan_capacity = s->plan_capacity ? 2 * s->plan_capacity : 64;
+    s->plan = realloc(s->plan, (size_t)s->plan_capacity * sizeof *s->plan);
+    if (!s->plan) {
+      fprintf(stderr, "error: out of memory\n");
+      exit(PP_EXIT_FAIL);
+    }
+  }
+  s->plan[s->plan_count++] = (planned){.size = *size, .seeds = seeds};
+}
+
+static void plan_texts(session *s, const char *const *texts, int seeds) {
+  for (size_t k = 0; texts && texts[k]; ++k) {
+    pp_size size;
+    parse_lab_size(s->p, texts[k], &size);
+    plan_add(s, &size, seeds);
+  }
+}
+
+/* Whether every extent of @p size is within the lab's random_max (a size
+ * past it may not be one of the lab's: lab 03's section is at most 2048). */
+static int within_random_max(const pp_problem *p, const pp_size *size) {
+  pp_size max;
+  parse_lab_size(p, p->random_max, &max);
+  for (int i = 0; i < size->rank; ++i)
+    if (size->dim[i] > max.dim[i]) return 0;
+  return 1;
+}
+
+/* Each boundary size, and each with one extent moved by 1 to boundary_reach
+ * either way (never below 1: every lab lists its empty sizes), one seed each. */
+static void plan_boundaries(session *s) {
+  const pp_problem *p = s->p;
+  int reach = p->boundary_reach > 0 ? p->boundary_reach : 1;
+  for (size_t k = 0; p->boundary_sizes && p->boundary_sizes[k]; ++k) {
+    pp_size at;
+    parse_lab_size(p, p->boundary_sizes[k], &at);
+    plan_add(s, &at, 1);
+    for (int i = 0; i < at.rank; ++i)
+      for (int d = -reach; d <= reach; ++d) {
+        if (d == 0 || (d < 0 && at.dim[i] <= (uint64_t)-d)) continue;
+        pp_size near = at;
+        near.dim[i] += (uint64_t)(int64_t)d;
+        if (within_random_max(p, &near)) plan_add(s, &near, 1);
+      }
+  }
+}
+
+/* DRAWN_SIZES sizes from the seed, one seed each: every extent log-uniform in
+ * [1, random_max's], drawn again while their product passes random_volume_max,
+ * so that thin, tall, deep and odd shapes all come up. The same --seed draws
+ * the same sizes, and a failure names its size. */
+static void plan_drawn(session *s) {
+  const pp_problem *p = s->p;
+  pp_size max;
+  parse_lab_size(p, p->random_max, &max);
+  uint64_t index = 0;
+  for (int k = 0; k < DRAWN_SIZES; ++k) {
+    pp_size size = max;
+    double volume;
+    do {
+      volume = 1.0;
+      for (int i = 0; i < max.rank; ++i) {
+        double u = (double)(pp_random_bits(s->o->seed, SIZE_STREAM, index++) >> 11) * 0x1p-53;
+        size.dim[i] = (uint64_t)floor(pow((double)max.dim[i] + 1.0, u));
+        volume *= (double)size.dim[i];
+      }
+    } while (p->random_volume_max > 0 && volume > p->random_volume_max);
+    plan_add(s, &size, 1);
+  }
+}
+
+/* Decides, before the submission's process starts, which planned sizes fit
+ * the device memory free now, and says which do not. */
+static void plan_fit(session *s) {
+  size_t free_bytes = pp_device_free_bytes();
+  for (int k = 0; k < s->plan_count; ++k) {
+    planned *pl = &s->plan[k];
+    size_t need = s->p->device_bytes(&pl->size);
+    pl->fits = need <= free_bytes / 10 * 9;
+    if (pl->fits) continue;
+    char label[96];
+    s->p->format_size(&pl->size, label, sizeof label);
+    printf("skip size %s: GPU too small: needs %.1f GiB of device memory, %.1f GiB free\n", label,
+           gib(need), gib(free_bytes));
+  }
+}
+
+/* Whether a planned size that fitted before the submission's process started
+ * still fits; if not, that is the submission's doing, and a failure. */
+static int still_fits(session *s, const char *label, size_t need) {
   size_t free_bytes = pp_device_free_bytes();
   if (need <= free_bytes / 10 * 9) return 1;
-  printf("skip size %s: needs %.1f GiB of device memory, %.1f GiB free\n", label, gib(need),
-         gib(free_bytes));
+  report_failure(s, "size %s fitted before the submission's process started (needs %.1f GiB of "
+                    "device memory), but only %.1f GiB are free now: memory the submission took "
+                    "and kept?", label, gib(need), gib(free_bytes));
   return 0;
 }
 
@@ -242,25 +362,35 @@ static int sweep_end(session *s, const int *selected, const int *cases, const in
   return status;
 }
 
+/* Marks a failed case of every selected variant that is not yet settled. */
+static void fail_all(session *s, const int *selected, int *cases, int *failed) {
+  for (int v = 0; v < s->p->variant_count(); ++v) {
+    if (!selected[v] || failed[v] >= FAILURES_SHOWN) continue;
+    cases[v]++;
+    failed[v]++;
+    s->cases++;
+  }
+}
+
 static int grade(session *s, const int *selected) {
   const pp_problem *p = s->p;
   const pp_options *o = s->o;
-  const char *const *sizes = o->quick ? p->quick_sizes : p->grade_sizes;
-  const char *given[2] = {o->size, NULL};
-  if (o->size) sizes = given;
   int count = p->variant_count(), sizes_skipped = 0;
   int *cases = calloc((size_t)count, sizeof *cases), *failed = calloc((size_t)count, sizeof *failed);
-  for (size_t k = 0; sizes[k] && !all_settled(selected, failed, count); ++k) {
-    pp_size size;
+  for (int k = 0; k < s->plan_count && !all_settled(selected, failed, count); ++k) {
+    const pp_size size = s->plan[k].size;
     char label[96];
-    parse_lab_size(p, sizes[k], &size);
     p->format_size(&size, label, sizeof label);
     size_t need = p->device_bytes(&size);
-    if (!size_fits(label, need)) {
+    if (!s->plan[k].fits) {
       sizes_skipped++;
       continue;
     }
-    int seeds = o->quick || need > ONE_SEED_BYTES ? 1 : o->seeds;
+    if (!still_fits(s, label, need)) {
+      fail_all(s, selected, cases, failed);
+      continue;
+    }
+    int seeds = need > ONE_SEED_BYTES ? 1 : s->plan[k].seeds;
     void *state = create_state(s, &size);
     for (int j = 0; j < seeds; ++j) {
       uint64_t seed = o->seed + (uint64_t)j;
@@ -300,7 +430,6 @@ static int grade(session *s, const int *selected) {
  * hundreds in a few seconds. */
 #define STRESS_EXTRA_BYTES ((size_t)256 << 20)
 #define STRESS_LARGE 2
-#define STRESS_SIZES_MAX 64
 
 static double seconds_now(void) {
   struct timespec ts;
@@ -308,26 +437,15 @@ static double seconds_now(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int same_size(const pp_size *a, const pp_size *b) {
-  if (a->rank != b->rank) return 0;
-  for (int i = 0; i < a->rank; ++i)
-    if (a->dim[i] != b->dim[i]) return 0;
-  return 1;
-}
-
-/* The sizes --stress runs, into sizes[] (STRESS_SIZES_MAX at most); returns how many. */
-static int stress_sizes(const pp_problem *p, const char *given, const char **sizes) {
-  if (given) {
-    sizes[0] = given;
-    return 1;
-  }
-  int count = 0;
-  for (size_t k = 0; p->quick_sizes[k] && count < STRESS_SIZES_MAX - STRESS_LARGE; ++k) {
+/* The sizes --stress runs without --size, into the plan. */
+static void plan_stress(session *s) {
+  const pp_problem *p = s->p;
+  for (size_t k = 0; p->quick_sizes[k]; ++k) {
     pp_size size;
     parse_lab_size(p, p->quick_sizes[k], &size);
     int empty = 0;
     for (int i = 0; i < size.rank; ++i) empty |= size.dim[i] == 0;
-    if (!empty) sizes[count++] = p->quick_sizes[k];
+    if (!empty) plan_add(s, &size, 1);
   }
   size_t least = (size_t)-1;
   for (size_t k = 0; p->grade_sizes[k]; ++k) {
@@ -338,30 +456,27 @@ static int stress_sizes(const pp_problem *p, const char *given, const char **siz
   }
   size_t below = (size_t)-1; /* each pick is the largest still smaller than the last */
   for (int pick = 0; pick < STRESS_LARGE; ++pick) {
-    const char *best = NULL;
+    pp_size best;
     size_t best_bytes = 0;
+    int found = 0;
     for (size_t k = 0; p->grade_sizes[k]; ++k) {
       pp_size size;
       parse_lab_size(p, p->grade_sizes[k], &size);
       size_t bytes = p->device_bytes(&size);
-      if (bytes - least > STRESS_EXTRA_BYTES || bytes >= below || (best && bytes <= best_bytes))
+      if (bytes - least > STRESS_EXTRA_BYTES || bytes >= below || (found && bytes <= best_bytes))
         continue;
       int known = 0;
-      for (int j = 0; j < count && !known; ++j) {
-        pp_size other;
-        parse_lab_size(p, sizes[j], &other);
-        known = same_size(&size, &other);
-      }
+      for (int j = 0; j < s->plan_count && !known; ++j) known = same_size(&size, &s->plan[j].size);
       if (!known) {
-        best = p->grade_sizes[k];
+        best = size;
         best_bytes = bytes;
+        found = 1;
       }
     }
-    if (!best) break;
-    sizes[count++] = best;
+    if (!found) break;
+    plan_add(s, &best, 1);
     below = best_bytes;
   }
-  return count;
 }
 
 /* Runs one variant once beside the interference (stress.h), here or in the
@@ -391,8 +506,7 @@ static int stress_once(session *s, void *state, int variant, int dataset, uint64
 static int stress(session *s, const int *selected) {
   const pp_problem *p = s->p;
   const pp_options *o = s->o;
-  const char *sizes[STRESS_SIZES_MAX];
-  int size_count = stress_sizes(p, o->size, sizes);
+  int size_count = s->plan_count;
   int count = p->variant_count(), datasets = 0, sizes_skipped = 0;
   while (p->datasets[datasets]) ++datasets;
   int *runs = calloc((size_t)count, sizeof *runs), *failed = calloc((size_t)count, sizeof *failed);
@@ -402,12 +516,15 @@ static int stress(session *s, const int *selected) {
          "keeps the GPU busy\n",
          size_count, size_count > 1 ? "s" : "", o->stress_runs, o->stress_seconds);
   for (int k = 0; k < size_count && !all_settled(selected, failed, count); ++k) {
-    pp_size size;
+    const pp_size size = s->plan[k].size;
     char label[96];
-    parse_lab_size(p, sizes[k], &size);
     p->format_size(&size, label, sizeof label);
-    if (!size_fits(label, p->device_bytes(&size))) {
+    if (!s->plan[k].fits) {
       sizes_skipped++;
+      continue;
+    }
+    if (!still_fits(s, label, p->device_bytes(&size))) {
+      fail_all(s, selected, runs, failed);
       continue;
     }
     void *state = create_state(s, &size);
@@ -805,11 +922,85 @@ static void write_verdict(const session *s, int status) {
     fprintf(stderr, "error: cannot write %s\n", s->o->verdict);
 }
 
+/* Calls @p each with every item of --size's comma-separated list and the
+ * size it parses to (NULL if it is no size of the lab); stops at the first
+ * call that returns nonzero, and returns that. */
+static int for_each_given(const pp_problem *p, const char *list,
+                          int (*each)(void *, const char *, const pp_size *), void *ctx) {
+  char item[128];
+  for (const char *at = list;; ++at) {
+    const char *end = strchr(at, ',');
+    size_t len = end ? (size_t)(end - at) : strlen(at);
+    snprintf(item, sizeof item, "%.*s", (int)(len < sizeof item ? len : sizeof item - 1), at);
+    pp_size size;
+    int parsed = len < sizeof item && !p->parse_size(item, &size);
+    int status = each(ctx, item, parsed ? &size : NULL);
+    if (status || !end) return status;
+    at = end;
+  }
+}
+
+/* Refuses a --size item that is no size of the lab, or that no GPU can hold. */
+static int check_given(void *ctx, const char *text, const pp_size *size) {
+  const pp_problem *p = ctx;
+  if (!size) {
+    fprintf(stderr, "error: '%s' is not a size for %s (for example: %s)\n", text, p->lab,
+            p->bench_size);
+    return PP_EXIT_USAGE;
+  }
+  for (int i = 0; i < size->rank; ++i) {
+    if (size->dim[i] > MAX_EXTENT) {
+      fprintf(stderr, "error: size '%s' is larger than any GPU can hold\n", text);
+      return PP_EXIT_USAGE;
+    }
+  }
+  return 0;
+}
+
+static int plan_given(void *ctx, const char *text, const pp_size *size) {
+  session *s = ctx;
+  (void)text; /* pp_main() checked every item */
+  plan_add(s, size, s->o->quick ? 1 : s->o->seeds);
+  return 0;
+}
+
+/* The sizes of a sweep, in order: --size's; or for --stress its own; for
+ * --quick the lab's quick sizes; else the lab's list, its boundaries and
+ * sizes drawn from the seed. */
+static void plan_sweep(session *s) {
+  const pp_problem *p = s->p;
+  const pp_options *o = s->o;
+  if (o->size) {
+    for_each_given(p, o->size, plan_given, s);
+  } else if (o->mode == PP_MODE_STRESS) {
+    plan_stress(s);
+  } else if (o->quick) {
+    plan_texts(s, p->quick_sizes, 1);
+  } else {
+    plan_texts(s, p->grade_sizes, o->seeds);
+    int listed = s->plan_count;
+    plan_boundaries(s);
+    int boundaries = s->plan_count - listed;
+    if (p->random_max) plan_drawn(s);
+    printf("sizes: %d listed, %d more at the launchers' boundaries, %d drawn from seed %llu\n",
+           listed, boundaries, s->plan_count - listed - boundaries, (unsigned long long)o->seed);
+  }
+}
+
 /* Everything after the command line is parsed and the device is open. */
 static int run(session *s, const int *selected, const pp_device *dev, const pp_size *size) {
   const pp_problem *p = s->p;
   const pp_options *o = s->o;
-  if (o->mode == PP_MODE_BENCH || o->size) {
+  if (o->mode != PP_MODE_BENCH) {
+    plan_sweep(s);
+    plan_fit(s);
+    for (int k = 0; k < s->plan_count && o->size && !o->or_skip; ++k)
+      if (!s->plan[k].fits) {
+        fprintf(stderr, "error: a --size is too large for %s's memory; choose a smaller one, or "
+                        "add --or-skip\n", dev->name);
+        return PP_EXIT_USAGE;
+      }
+  } else {
     size_t need = p->device_bytes(size), free_bytes = pp_device_free_bytes();
     if (need > free_bytes) {
       char label[96];
@@ -861,19 +1052,18 @@ int pp_main(const pp_problem *p, int argc, char **argv) {
     printf("\n");
     return PP_EXIT_PASS;
   }
-  pp_size size;
+  /* The size the table times; --grade and --stress take a list. */
+  pp_size size = {.rank = 0};
   const char *size_text = o.size ? o.size : p->bench_size;
-  if (p->parse_size(size_text, &size)) {
-    fprintf(stderr, "error: '%s' is not a size for %s (for example: %s)\n", size_text, p->lab,
-            p->bench_size);
+  int sweep = o.mode == PP_MODE_GRADE || o.mode == PP_MODE_STRESS;
+  if (!sweep && strchr(size_text, ',')) {
+    fprintf(stderr, "error: --size '%s': the table times one size; a list is for --grade and "
+                    "--stress\n", size_text);
     return PP_EXIT_USAGE;
   }
-  for (int i = 0; i < size.rank; ++i) {
-    if (size.dim[i] > MAX_EXTENT) {
-      fprintf(stderr, "error: size '%s' is larger than any GPU can hold\n", size_text);
-      return PP_EXIT_USAGE;
-    }
-  }
+  status = for_each_given(p, size_text, check_given, (void *)p);
+  if (status) return status;
+  if (!sweep) p->parse_size(size_text, &size);
   session s = {.p = p,
                .o = &o,
                .bench_dataset = only_dataset >= 0 ? only_dataset : p->bench_dataset,
@@ -888,6 +1078,7 @@ int pp_main(const pp_problem *p, int argc, char **argv) {
     status = o.mode == PP_MODE_SERVE ? pp_serve(p) : run(&s, selected, &dev, &size);
   }
   write_verdict(&s, status);
+  free(s.plan);
   free(selected);
   return status;
 }

@@ -50,6 +50,18 @@ typedef struct pp_problem {
   const char *bench_size;         /**< size timed when --size is absent */
   const char *const *grade_sizes; /**< sizes the grader sweeps, NULL-terminated */
   const char *const *quick_sizes; /**< small sizes for sanitizer runs, NULL-terminated */
+  /** Sizes at the boundaries of the lab's launchers and kernels (block, tile, vector width,
+   *  grid cap, each launcher's thresholds), NULL-terminated, or NULL: --grade checks each,
+   *  and each with one extent moved by 1 to @p boundary_reach either way, so that a
+   *  threshold or bound off by up to that much is wrong at a size the sweep checks. */
+  const char *const *boundary_sizes;
+  int boundary_reach; /**< how far from a boundary the sweep goes: the widest vector, at least 1 */
+  /** The largest extent of each dimension that --grade draws sizes up to, as a size, or
+   *  NULL for no drawn sizes: every grading draws sizes from its seed, each extent
+   *  log-uniform in [1, that extent], so that no fixed list of sizes is all it checks. */
+  const char *random_max;
+  /** Largest product of a drawn size's extents (the work of one case), or 0 for no limit. */
+  double random_volume_max;
   const char *const *datasets;    /**< input distributions, NULL-terminated */
   int bench_dataset;              /**< index of the distribution that is timed */
 
