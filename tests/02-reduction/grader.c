@@ -95,6 +95,13 @@ static const char *const grade_sizes[] = {
     "65536",  "65537",  "262143", "262144", "262145", "2^24+1", "9999991", "2^26+1", "2^28+3",
     "2^30+1", NULL};
 static const char *const quick_sizes[] = {"0", "1", "33", "257", "1025", "8193", "65537", NULL};
+/* The boundaries above, each checked with n up to a vector of four either
+ * way: the vector, a warp, blocks of 256, 512, 1024 and 8192 elements, v7's
+ * one-block limit (4096), its cap of 4096 blocks of 1024 (2^22), the third
+ * passes (256^2, 512^2, 8192^2) and the fourth (2^24, 2^27). */
+static const char *const boundary_sizes[] = {"4",     "32",     "256",  "512",  "1024",
+                                             "4096",  "8192",   "65536", "262144", "2^22",
+                                             "2^24",  "2^26",   "2^27", NULL};
 
 typedef struct reduce_state {
   size_t n;
@@ -321,6 +328,9 @@ const pp_problem pp_lab = {
     .bench_size = "2^28",
     .grade_sizes = grade_sizes,
     .quick_sizes = quick_sizes,
+    .boundary_sizes = boundary_sizes,
+    .boundary_reach = 4,
+    .random_max = "2^27",
     .datasets = datasets,
     .bench_dataset = FLOAT_SMALL_INTEGERS,
     .variant_count = variant_count,

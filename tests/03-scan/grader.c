@@ -71,6 +71,12 @@ static const char *const grade_sizes[] = {
     "999983",   "2^24+1",     "2^27+1",    NULL};
 static const char *const quick_sizes[] = {"0", "1/1", "5/2", "70/31", "100/33", "3000/1025", "4097",
                                           NULL};
+/* The kernels' boundaries, each checked with n and the section up to 4 either
+ * way (the section at most SCAN_MAX_SECTION): a warp (32), v5's warp of 8
+ * elements each (256), a block of 1024 threads, the largest section; and the
+ * launchers' split into launches of 2^20 sections (of 1 and of 2). */
+static const char *const boundary_sizes[] = {"32/32",     "256/256", "1024/1024", "2048/2048",
+                                             "6144/2048", "2^20/1",  "2^21/2",    NULL};
 
 typedef struct scan_state {
   size_t n;
@@ -402,6 +408,9 @@ const pp_problem pp_lab = {
     .bench_size = "2^28/2048",
     .grade_sizes = grade_sizes,
     .quick_sizes = quick_sizes,
+    .boundary_sizes = boundary_sizes,
+    .boundary_reach = 4,
+    .random_max = "2^24/2048",
     .datasets = datasets,
     .bench_dataset = FLOAT_INCLUSIVE,
     .variant_count = variant_count,

@@ -86,13 +86,19 @@ static const char *const datasets[] = {"int-inclusive", "int-exclusive", "float-
  * plus 1), a prime, 2048^2 plus and minus one (where v1 and v2 go from two
  * levels of sums to three, and one past the seed's limit of 4,194,304), the
  * seed's failing 1e7, and 1e8 + 7. Sizes past 2^31 are graded by the test
- * 04-hierarchical-scan.large (LARGE_SIZE in CMakeLists.txt). */
+ * 04-hierarchical-scan.large (LARGE_SIZES in CMakeLists.txt). */
 static const char *const grade_sizes[] = {
     "0",      "1",      "2",      "31",     "32",     "33",     "1023",   "1024",
     "1025",   "2047",   "2048",   "2049",   "4095",   "4096",   "4097",   "8191",
     "8192",   "8193",   "16383",  "16384",  "16385",  "65537",  "131073", "262145",
     "524289", "999983", "2^22-1", "2^22",   "2^22+1", "1e7",    "1e8+7",  NULL};
 static const char *const quick_sizes[] = {"0", "1", "33", "2049", "4097", "65537", "131073", NULL};
+/* The boundaries above, each checked with n up to a 16-byte vector either
+ * way: a warp, a block of 1024, the tiles of 2048, 4096, 8192 and 16384, the
+ * look-back window of 32 tiles of 2048 and of 16384, and 2048^2, where v1 and
+ * v2 go from two levels of sums to three. */
+static const char *const boundary_sizes[] = {"32",    "1024",  "2048", "4096", "8192",
+                                             "16384", "65536", "2^19", "2^22", NULL};
 
 typedef struct scan_state {
   size_t n;
@@ -307,6 +313,9 @@ const pp_problem pp_lab = {
     .bench_size = "2^28",
     .grade_sizes = grade_sizes,
     .quick_sizes = quick_sizes,
+    .boundary_sizes = boundary_sizes,
+    .boundary_reach = 4,
+    .random_max = "2^26",
     .datasets = datasets,
     .bench_dataset = INT_INCLUSIVE,
     .variant_count = variant_count,

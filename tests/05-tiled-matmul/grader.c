@@ -78,6 +78,12 @@ static const char *const grade_sizes[] = {
 static const char *const quick_sizes[] = {"0x3x5",      "5x7x0",     "1x1x1",      "31x33x17",   "127x129x65",
                                           "130x66x36",  "132x68x37", "68x132x44",  "136x264x68", "129x257x67",
                                           "136x264x164", NULL};
+/* The tiles of the ladder, each checked with M, N and K in turn up to a
+ * float4 either way: v0..v2's 32 x 32, v3's 64 x 64 with steps of 8, v4 and
+ * v5's 128 x 128, v6's 128 x 256, short 64 x 256 and narrow 256 x 64 with
+ * steps of 16, and K of 128, where v6 starts to split K (8 steps). */
+static const char *const boundary_sizes[] = {"32x32x32",   "64x64x8",    "128x128x8", "128x256x16",
+                                             "64x256x16",  "256x64x16",  "128x256x128", NULL};
 
 #define MAX_EXTENT ((uint64_t)1 << 30) /* per dimension, so that every index fits an int */
 /* Products up to this many multiply-adds and elements get a CPU reference of
@@ -379,6 +385,11 @@ const pp_problem pp_lab = {
     .bench_size = "4096x4096x4096",
     .grade_sizes = grade_sizes,
     .quick_sizes = quick_sizes,
+    .boundary_sizes = boundary_sizes,
+    .boundary_reach = 4,
+    /* Thin, tall, deep and square shapes, at most 2^27 multiply-adds. */
+    .random_max = "16384x16384x65536",
+    .random_volume_max = 0x1p27,
     .datasets = datasets,
     .bench_dataset = WIDE,
     .variant_count = variant_count,
