@@ -3,7 +3,7 @@
 #   pp_add_lab(<lab> SOURCE <file.cu> GRADER <sources...> [LIBRARIES <libs...>]
 #              VARIANTS <names...> GIVEN <names...> [SMALL_SMEM <names...>]
 #              [STRESS <names...> [STRESS_DATASET <dataset>]]
-#              PERF_SIZE <size> MIN_SPEEDUP <ratio> [LARGE_SIZE <size>])
+#              PERF_SIZE <size> MIN_SPEEDUP <ratio> [LARGE_SIZES <sizes...>])
 #
 # Builds bin/<lab> from labs/<lab>/<file.cu> (PP_GRADE=labs) or from
 # solutions/<lab>/<file.cu> (solutions, all) linked with the lab's grader, and
@@ -13,8 +13,10 @@
 #                                 smaller configuration where shared memory is short)
 #                                 the sweep with 64 KiB of shared memory per block
 #   <lab>.sanitizer.<tool>        the quick sweep under compute-sanitizer
-#   <lab>.large                   every variant at LARGE_SIZE, once (skipped where it does
-#                                 not fit): a size too costly to repeat in every test
+#   <lab>.large                   every variant at each of LARGE_SIZES, once (a size that
+#                                 does not fit is skipped: "GPU too small"): sizes too costly
+#                                 to repeat in every test, one past 2^32 elements in each
+#                                 array whose index can pass it
 #   <lab>.stress.<variant>        (STRESS variants: those whose blocks exchange results within
 #                                 one launch) many short runs beside an interfering kernel
 # and <lab>.perf: one timed run; the last variant must beat the first by
@@ -59,7 +61,7 @@ option(PP_UNCAUGHT_MUTANTS
 #               value reaches no output
 #   racecheck   the quick sweep under compute-sanitizer racecheck
 #   synccheck   the quick sweep under compute-sanitizer synccheck
-#   large       every variant at LARGE_SIZE (skipped where it does not fit)
+#   large       every variant at each of LARGE_SIZES (skipped where it does not fit)
 #   stress      hundreds of short runs, small sizes and sizes of several waves of blocks, each
 #               beside a kernel that keeps the GPU busy and its L2 thrashed, each checked
 #               (--stress; docs/grading.md, "Stress"): for bugs of memory order between the
@@ -71,7 +73,7 @@ option(PP_UNCAUGHT_MUTANTS
 # PP_CHECK_<C>_VARIANTS, the variants of a check made per variant (empty: one
 # run over every variant).
 function(pp_gauntlet)
-  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "LARGE_SIZE;STRESS_DATASET" "VARIANTS;SMALL_SMEM;STRESS")
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "STRESS_DATASET" "VARIANTS;SMALL_SMEM;STRESS;LARGE_SIZES")
   foreach(variant IN LISTS ARG_SMALL_SMEM ARG_STRESS)
     if(NOT variant IN_LIST ARG_VARIANTS)
       message(FATAL_ERROR "SMALL_SMEM or STRESS names ${variant}, which is not among the VARIANTS")
@@ -95,9 +97,10 @@ function(pp_gauntlet)
   endforeach()
   set(PP_CHECK_memcheck_ARGS --grade --quick --no-guards PARENT_SCOPE)
   set(PP_CHECK_memcheck_TOOL_ARGS --padding 65536 PARENT_SCOPE)
-  if(ARG_LARGE_SIZE)
+  if(ARG_LARGE_SIZES)
     list(APPEND checks large)
-    set(PP_CHECK_large_ARGS --grade --size ${ARG_LARGE_SIZE} --or-skip PARENT_SCOPE)
+    list(JOIN ARG_LARGE_SIZES "," sizes)
+    set(PP_CHECK_large_ARGS --grade --size ${sizes} --or-skip PARENT_SCOPE)
   endif()
   if(ARG_STRESS)
     list(APPEND checks stress)
@@ -372,13 +375,13 @@ function(pp_add_submission_lab lab grader source perf_size contract)
 endfunction()
 
 function(pp_add_lab lab)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "SOURCE;PERF_SIZE;MIN_SPEEDUP;LARGE_SIZE;STRESS_DATASET"
-                        "GRADER;LIBRARIES;VARIANTS;GIVEN;SMALL_SMEM;STRESS")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "SOURCE;PERF_SIZE;MIN_SPEEDUP;STRESS_DATASET"
+                        "GRADER;LIBRARIES;VARIANTS;GIVEN;SMALL_SMEM;STRESS;LARGE_SIZES")
   set(grader ${lab}-grader)
   add_library(${grader} OBJECT ${ARG_GRADER})
   target_include_directories(${grader} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
   target_link_libraries(${grader} PUBLIC pp ${ARG_LIBRARIES})
-  pp_gauntlet(VARIANTS ${ARG_VARIANTS} SMALL_SMEM ${ARG_SMALL_SMEM} LARGE_SIZE ${ARG_LARGE_SIZE}
+  pp_gauntlet(VARIANTS ${ARG_VARIANTS} SMALL_SMEM ${ARG_SMALL_SMEM} LARGE_SIZES ${ARG_LARGE_SIZES}
               STRESS ${ARG_STRESS} STRESS_DATASET ${ARG_STRESS_DATASET})
   # The contract header, named like the lab file (dot_product.cu: dot_product.h):
   # the only external names the file may define besides its kernels (pp-symcheck).
