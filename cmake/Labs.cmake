@@ -53,7 +53,9 @@ option(PP_UNCAUGHT_MUTANTS
 #   small-smem  the same sweep with launchers told that a block gets at most 64 KiB of
 #               shared memory (--max-shared-kib 64, a compute capability 7.5 GPU's
 #               limit): the smaller configuration of SMALL_SMEM variants, graded on
-#               every GPU rather than only where it is needed              (per variant)
+#               every GPU rather than only where it is needed; every kernel launched
+#               must fit the 64 KiB, static and dynamic shared memory together, checked
+#               on the launch itself (CUPTI), as such a GPU would   (per variant)
 #   memcheck    the quick sweep under compute-sanitizer memcheck, with buffers that end
 #               where their allocations end (--no-guards), and 64 KiB of memcheck's
 #               padding after each (--padding: a read past the end that lands in the next

@@ -17,6 +17,7 @@
 #include "pp/report.h"
 #include "pp/timer.h"
 #include "share.h"
+#include "shared_watch.h"
 
 /* Sizes past this many elements along one dimension fit in no GPU; refusing
  * them early also keeps every byte count far from overflow. */
@@ -173,6 +174,7 @@ enum launch_outcome { RAN, FAILED, TIMED_OUT };
 /* Runs one variant once here, or in the runner when this is the checker. */
 static int launch(session *s, void *state, int variant, int dataset, const char *who, pp_verdict *v) {
   if (!s->runner || variant == PP_PEER) {
+    pp_shared_forget();
     s->p->launch(state, variant, dataset);
     return launch_failed(who, v) ? FAILED : RAN;
   }
@@ -1075,6 +1077,8 @@ int pp_main(const pp_problem *p, int argc, char **argv) {
   } else if (o.mode != PP_MODE_PROBE) {
     pp_device dev;
     pp_device_open(&dev);
+    /* The process that runs the variants checks their launches (a runner: on the checker's word). */
+    if (o.max_shared_kib && !o.runner) pp_shared_watch(o.max_shared_kib * 1024);
     status = o.mode == PP_MODE_SERVE ? pp_serve(p) : run(&s, selected, &dev, &size);
   }
   write_verdict(&s, status);

@@ -18,6 +18,7 @@
 #include "pp/timer.h"
 #include "l2_flush.h"
 #include "share.h"
+#include "shared_watch.h"
 
 /* The runner's end of the socket. */
 #define SERVE_FD 3
@@ -408,6 +409,7 @@ int pp_serve(const pp_problem *p) {
     switch (q.op) {
     case OP_HELLO: {
       pp_cap_shared_memory(q.shared_cap);
+      if (q.shared_cap > 0) pp_shared_watch(q.shared_cap);
       int count = p->variant_count();
       a.count = count;
       if (send_all(SERVE_FD, &a, sizeof a)) return PP_EXIT_FAIL;

@@ -6,12 +6,13 @@
 
 #include "pp/timer.h"
 #include "share.h"
+#include "shared_watch.h"
 #include "stress.h"
 
 int pp_launch_error(char *note, size_t len) {
   cudaError_t err = cudaGetLastError();
   if (err == cudaSuccess) err = cudaDeviceSynchronize();
-  if (err == cudaSuccess) return 0;
+  if (err == cudaSuccess) return pp_shared_overrun(note, len);
   snprintf(note, len, "CUDA error %s (%s) while running it", cudaGetErrorName(err),
            cudaGetErrorString(err));
   cudaGetLastError();

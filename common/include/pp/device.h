@@ -49,8 +49,10 @@ void pp_device_open(pp_device *dev);
  * configuration when the full one does not fit asks this rather than the
  * attribute, so that the grader can run the smaller configuration on any GPU
  * (`--max-shared-kib 64`: a GPU of compute capability 7.5), not only on the
- * GPUs that need it. The limit is the launcher's to respect: a kernel launched
- * with more still gets what the device allows.
+ * GPUs that need it. The GPU would still grant a kernel more, so the process
+ * that runs the variants watches every launch (CUPTI's callbacks): a kernel
+ * whose static plus dynamic shared memory passes the cap fails its run, as
+ * it would fail to launch on a GPU that has only that much.
  * @return bytes, at most the device's opt-in limit
  */
 int pp_shared_memory_per_block(void);
