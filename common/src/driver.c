@@ -174,7 +174,7 @@ enum launch_outcome { RAN, FAILED, TIMED_OUT };
 /* Runs one variant once here, or in the runner when this is the checker. */
 static int launch(session *s, void *state, int variant, int dataset, const char *who, pp_verdict *v) {
   if (!s->runner || variant == PP_PEER) {
-    pp_shared_forget();
+    pp_before_variant();
     s->p->launch(state, variant, dataset);
     return launch_failed(who, v) ? FAILED : RAN;
   }

@@ -449,10 +449,12 @@ int pp_serve(const pp_problem *p) {
       if (q.op == OP_STRESS) {
         error = pp_stress_launch(p, state, q.variant, q.dataset, q.seed, a.note, sizeof a.note);
       } else {
-        if (q.op == OP_LAUNCH)
+        if (q.op == OP_LAUNCH) {
+          pp_before_variant();
           p->launch(state, q.variant, q.dataset);
-        else /* the checker flushed L2 and holds the clock that counts */
+        } else { /* the checker flushed L2 and holds the clock that counts */
           a.event_ms = pp_time_launch(p, state, q.variant, q.dataset, 0);
+        }
         error = pp_launch_error(a.note, sizeof a.note);
       }
       a.status = error != 0;

@@ -5,6 +5,7 @@
 #include <cuda_runtime_api.h>
 
 #include "pp/timer.h"
+#include "poison_shared.h"
 #include "share.h"
 #include "shared_watch.h"
 #include "stress.h"
@@ -17,6 +18,11 @@ int pp_launch_error(char *note, size_t len) {
            cudaGetErrorString(err));
   cudaGetLastError();
   return cudaDeviceSynchronize() == cudaSuccess ? 1 : 2;
+}
+
+void pp_before_variant(void) {
+  pp_poison_shared();
+  pp_shared_forget();
 }
 
 typedef struct launch_job {
@@ -37,6 +43,7 @@ double pp_time_launch(const pp_problem *problem, void *state, int variant, int d
 
 int pp_stress_launch(const pp_problem *problem, void *state, int variant, int dataset, uint64_t seed,
                      char *note, size_t len) {
+  pp_before_variant();
   pp_interference_start(seed);
   problem->launch(state, variant, dataset);
   /* The variant alone: the interference's stream does not block the default one. */

@@ -41,6 +41,11 @@ int pp_shared_memory_cap(void);
  * context is lost and the process must end). */
 int pp_launch_error(char *note, size_t len);
 
+/* What runs before a variant's checked launch, untimed: every SM's shared
+ * memory poisoned (poison_shared.h), and the shared memory watch
+ * (shared_watch.h) told to forget the harness's own launches. */
+void pp_before_variant(void);
+
 /* Times one launch of @p variant with CUDA events, L2 evicted first if
  * @p flush (pp_time_once()), as found if not (pp_time_events(): the checker
  * flushed it); the caller fills, poisons and checks around it. */
