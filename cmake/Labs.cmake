@@ -18,7 +18,8 @@
 #                                 to repeat in every test, one past 2^32 elements in each
 #                                 array whose index can pass it
 #   <lab>.stress.<variant>        (STRESS variants: those whose blocks exchange results within
-#                                 one launch) many short runs beside an interfering kernel
+#                                 one launch) many short runs beside an interfering kernel,
+#                                 of the file built with its blocks' indices reversed
 # and <lab>.perf: one timed run; the last variant must beat the first by
 # MIN_SPEEDUP (a generous ratio, never a time).
 # pp_add_crosscheck() adds <lab>.crosscheck: the grader's GPU side against its CPU side.
@@ -42,6 +43,9 @@
 set(PP_GPU_TEST_TIMEOUT 900 CACHE STRING "Seconds before a GPU test is stopped")
 option(PP_UNCAUGHT_MUTANTS
        "With PP_GRADE=all, also register the mutants of tests/mutants/uncaught/ (no check caught them on a GPU)"
+       OFF)
+option(PP_FRESH_MUTANTS
+       "With PP_GRADE=all, also register the mutants of tests/mutants/fresh/ (written after the checks, not yet measured)"
        OFF)
 
 # The gauntlet: the checks a lab's file must pass, in the order pp-gauntlet
@@ -68,12 +72,18 @@ option(PP_UNCAUGHT_MUTANTS
 #               beside a kernel that keeps the GPU busy and its L2 thrashed, each checked
 #               (--stress; docs/grading.md, "Stress"): for bugs of memory order between the
 #               blocks of one launch, which an idle GPU hides; only on STRESS_DATASET where
-#               given (an exact one)                                        (per variant)
+#               given (an exact one). It runs the file built with its blocks' indices
+#               reversed (pp/reversed_blocks.h, the runner <lab>-reversed): a kernel that
+#               waits on a block of lower index (a look-back keyed on blockIdx.x) is right
+#               only because GPUs start blocks in index order; reversed, in a grid larger
+#               than the GPU holds, it hangs, and its own spin limit or the launch's 3 s limit
+#               (with a runner) catches it                                 (per variant)
 # Sets in the caller's scope PP_CHECKS, the names in order, and for each check
 # C: PP_CHECK_<C>_ARGS, the runner's arguments; PP_CHECK_<C>_TOOL,
 # compute-sanitizer's tool or empty, and PP_CHECK_<C>_TOOL_ARGS, its options;
 # PP_CHECK_<C>_VARIANTS, the variants of a check made per variant (empty: one
-# run over every variant).
+# run over every variant); PP_CHECK_<C>_REVERSED, ON where the check runs the
+# runner built with reversed block indices.
 function(pp_gauntlet)
   cmake_parse_arguments(PARSE_ARGV 0 ARG "" "STRESS_DATASET" "VARIANTS;SMALL_SMEM;STRESS;LARGE_SIZES")
   foreach(variant IN LISTS ARG_SMALL_SMEM ARG_STRESS)
@@ -106,24 +116,32 @@ function(pp_gauntlet)
   endif()
   if(ARG_STRESS)
     list(APPEND checks stress)
-    set(args --stress)
+    # 3 s a launch with a runner (10 by default): a reversed kernel that hangs
+    # costs its test 3 s, not 10; a stress run takes milliseconds.
+    set(args --stress --timeout 3)
     if(ARG_STRESS_DATASET)
       list(APPEND args --dataset ${ARG_STRESS_DATASET})
     endif()
     set(PP_CHECK_stress_ARGS ${args} PARENT_SCOPE)
     set(PP_CHECK_stress_VARIANTS ${ARG_STRESS} PARENT_SCOPE)
+    set(PP_CHECK_stress_REVERSED ON PARENT_SCOPE)
   endif()
   set(PP_CHECKS ${checks} PARENT_SCOPE)
 endfunction()
 
 # pp-gauntlet's checks for a mutant of a lab with variants <variants>: every
 # check of PP_CHECKS (set by pp_gauntlet) in order, one run each, as
-# --check NAME [--tool TOOL [--tool-arg OPTION]...] ARGUMENT... [--variant LIST],
-# the list naming the check's variants where it has its own.
-function(pp_gauntlet_arguments out variants)
+# --check NAME [--runner REVERSED] [--tool TOOL [--tool-arg OPTION]...] ARGUMENT...
+# [--variant LIST], the list naming the check's variants where it has its own;
+# REVERSED, the mutant's runner with reversed block indices, for the checks
+# that need it.
+function(pp_gauntlet_arguments out variants reversed)
   set(gauntlet "")
   foreach(check IN LISTS PP_CHECKS)
     list(APPEND gauntlet --check ${check})
+    if(PP_CHECK_${check}_REVERSED)
+      list(APPEND gauntlet --runner ${reversed})
+    endif()
     if(PP_CHECK_${check}_TOOL)
       pp_check_tool(tool ${check})
       list(APPEND gauntlet ${tool})
@@ -191,6 +209,24 @@ function(pp_add_crosscheck lab source)
   target_compile_options(${lab}-crosscheck PRIVATE -Wall -Wextra)
   pp_gpu_test(${lab}.crosscheck ${lab}-crosscheck)
   set_tests_properties(${lab}.crosscheck PROPERTIES LABELS "${lab};gpu;crosscheck")
+endfunction()
+
+# A lab file's target compiled with its blocks' indices reversed (pp/reversed_blocks.h).
+function(pp_reverse_blocks target)
+  target_compile_options(${target} PRIVATE
+    $<$<COMPILE_LANGUAGE:CUDA>:-include ${PROJECT_SOURCE_DIR}/common/include/pp/reversed_blocks.h>)
+endfunction()
+
+# <target>-reversed: <source> built with its blocks' indices reversed, the
+# stress check's runner.
+function(pp_reversed_runner target source grader)
+  add_executable(${target}-reversed ${source})
+  target_link_libraries(${target}-reversed PRIVATE ${grader})
+  pp_reverse_blocks(${target}-reversed)
+  get_target_property(folder ${target} RUNTIME_OUTPUT_DIRECTORY)
+  if(folder)
+    set_target_properties(${target}-reversed PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${folder})
+  endif()
 endfunction()
 
 function(pp_lab_runner target source grader)
@@ -323,6 +359,19 @@ function(pp_add_submission_lab lab grader source perf_size contract)
   target_link_libraries(${lab} PRIVATE ${lab}-student ${grader})
   add_custom_target(${lab}-grading)
   add_dependencies(${lab}-grading ${lab} pp-trusted)
+  # The file again with its blocks' indices reversed (the stress check's
+  # runner), compiled in the same sandbox, with the same dependency check.
+  if(PP_CHECK_stress_REVERSED)
+    add_library(${lab}-student-reversed OBJECT ${submitted})
+    target_link_libraries(${lab}-student-reversed PRIVATE ${grader})
+    pp_reverse_blocks(${lab}-student-reversed)
+    if(PP_SANDBOX)
+      set_target_properties(${lab}-student-reversed PROPERTIES CUDA_COMPILER_LAUNCHER "${launcher}")
+    endif()
+    add_executable(${lab}-reversed)
+    target_link_libraries(${lab}-reversed PRIVATE ${lab}-student-reversed ${grader})
+    add_dependencies(${lab}-grading ${lab}-reversed)
+  endif()
 
   set(results ${PP_RESULTS})
   set(checker $<TARGET_FILE:${lab}-checker>)
@@ -340,12 +389,20 @@ function(pp_add_submission_lab lab grader source perf_size contract)
     --contract ${contract} --verdict ${results}/${lab}.symbols.verdict $<TARGET_OBJECTS:${lab}-student>)
   foreach(check IN LISTS PP_CHECKS)
     set(args ${PP_CHECK_${check}_ARGS})
+    set(check_sandboxed ${sandboxed})
+    if(PP_CHECK_${check}_REVERSED)
+      set(check_runner $<TARGET_FILE:${lab}-reversed>)
+      set(check_sandboxed ${check_runner})
+      if(PP_SANDBOX)
+        set(check_sandboxed sh ${PP_SANDBOX} run --ro ${check_runner} -- ${check_runner})
+      endif()
+    endif()
     if(PP_CHECK_${check}_VARIANTS)
       foreach(variant IN LISTS PP_CHECK_${check}_VARIANTS)
         pp_check_test_name(name ${lab} ${check} ${variant})
         pp_submission_test(${lab} ${name} ${PP_GPU_TEST_TIMEOUT} sweep
           ${checker} ${seed} ${args} --variant ${variant} --verdict ${results}/${name}.verdict
-          -- ${sandboxed})
+          -- ${check_sandboxed})
       endforeach()
     else()
       pp_check_test_name(name ${lab} ${check} "")
@@ -401,18 +458,26 @@ function(pp_add_lab lab)
 
   set(solution ${PROJECT_SOURCE_DIR}/solutions/${lab}/${ARG_SOURCE})
   set(skeleton ${PROJECT_SOURCE_DIR}/labs/${lab}/${ARG_SOURCE})
+  set(runner_source ${solution})
   if(PP_GRADE STREQUAL "labs")
-    pp_lab_runner(${lab} ${skeleton} ${grader})
-  else()
-    pp_lab_runner(${lab} ${solution} ${grader})
+    set(runner_source ${skeleton})
   endif()
+  pp_lab_runner(${lab} ${runner_source} ${grader})
 
+  if(PP_CHECK_stress_REVERSED)
+    pp_reversed_runner(${lab} ${runner_source} ${grader})
+    add_dependencies(${lab} ${lab}-reversed)
+  endif()
   foreach(check IN LISTS PP_CHECKS)
     set(args ${PP_CHECK_${check}_ARGS})
+    set(check_runner ${lab})
+    if(PP_CHECK_${check}_REVERSED)
+      set(check_runner ${lab}-reversed)
+    endif()
     if(PP_CHECK_${check}_VARIANTS)
       foreach(variant IN LISTS PP_CHECK_${check}_VARIANTS)
         pp_check_test_name(name ${lab} ${check} ${variant})
-        pp_gpu_test(${name} ${lab} ${args} --variant ${variant})
+        pp_gpu_test(${name} ${check_runner} ${args} --variant ${variant})
         set_tests_properties(${name} PROPERTIES LABELS "${lab};gpu;grade")
         if(check STREQUAL "stress") # ctest -L stress: every lab's stress tests
           set_property(TEST ${name} APPEND PROPERTY LABELS stress)
@@ -495,24 +560,28 @@ function(pp_add_lab lab)
   # GPU (bugs of memory order that no run showed): not tests of the check preset, but with
   # -DPP_UNCAUGHT_MUTANTS=ON <lab>.uncaught.<name> (label uncaught), which
   # tests/mutants/run.sh --uncaught builds and runs to measure them again.
-  pp_gauntlet_arguments(gauntlet "${ARG_VARIANTS}")
+  # tests/mutants/fresh/<lab>/ holds mutants written after the checks, not yet measured:
+  # with -DPP_FRESH_MUTANTS=ON <lab>.fresh.<name> (label fresh; tests/mutants/run.sh --fresh).
   list(LENGTH PP_CHECKS check_count)
   math(EXPR mutant_timeout "${PP_GPU_TEST_TIMEOUT} * ${check_count}")
   find_program(PP_PATCH patch REQUIRED)
   set(kinds mutant)
-  if(PP_UNCAUGHT_MUTANTS)
-    list(APPEND kinds uncaught)
-    if(NOT TARGET uncaught-mutants)
-      add_custom_target(uncaught-mutants)
-      add_dependencies(uncaught-mutants pp-gauntlet)
+  foreach(kind IN ITEMS uncaught fresh)
+    string(TOUPPER ${kind} upper)
+    if(PP_${upper}_MUTANTS)
+      list(APPEND kinds ${kind})
+      if(NOT TARGET ${kind}-mutants)
+        add_custom_target(${kind}-mutants)
+        add_dependencies(${kind}-mutants pp-gauntlet)
+      endif()
     endif()
-  endif()
+  endforeach()
   foreach(kind IN LISTS kinds)
     set(folder ${PROJECT_SOURCE_DIR}/tests/mutants/${lab})
     set(built mutants)
-    if(kind STREQUAL "uncaught")
-      set(folder ${PROJECT_SOURCE_DIR}/tests/mutants/uncaught/${lab})
-      set(built uncaught)
+    if(NOT kind STREQUAL "mutant")
+      set(folder ${PROJECT_SOURCE_DIR}/tests/mutants/${kind}/${lab})
+      set(built ${kind})
     endif()
     file(GLOB mutant_patches CONFIGURE_DEPENDS ${folder}/*.patch)
     foreach(patch_file IN LISTS mutant_patches)
@@ -527,12 +596,19 @@ function(pp_add_lab lab)
       add_executable(${target} ${mutant_source})
       target_link_libraries(${target} PRIVATE ${grader})
       set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin/${built})
+      set(reversed "")
+      if(PP_CHECK_stress_REVERSED)
+        pp_reversed_runner(${target} ${mutant_source} ${grader})
+        add_dependencies(${target} ${target}-reversed)
+        set(reversed $<TARGET_FILE:${target}-reversed>)
+      endif()
+      pp_gauntlet_arguments(gauntlet "${ARG_VARIANTS}" "${reversed}")
       pp_gpu_test(${lab}.${kind}.${mutant} pp-gauntlet --mutant ${PP_SANITIZER_OPTION} --
                   $<TARGET_FILE:${target}> ${gauntlet})
       set_tests_properties(${lab}.${kind}.${mutant} PROPERTIES LABELS "${lab};gpu;${kind}"
                            TIMEOUT ${mutant_timeout})
-      if(kind STREQUAL "uncaught")
-        add_dependencies(uncaught-mutants ${target})
+      if(NOT kind STREQUAL "mutant")
+        add_dependencies(${kind}-mutants ${target})
       endif()
     endforeach()
   endforeach()

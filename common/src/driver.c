@@ -1042,6 +1042,7 @@ int pp_main(const pp_problem *p, int argc, char **argv) {
   }
   if (o.no_guards) pp_buffer_guards(0);
   if (o.max_shared_kib) pp_cap_shared_memory(o.max_shared_kib * 1024);
+  pp_set_shared_poison(!o.quick);
   int count = p->variant_count();
   int *selected = calloc((size_t)(count > 0 ? count : 1), sizeof *selected);
   if (select_variants(p, o.variants, selected)) return PP_EXIT_USAGE;

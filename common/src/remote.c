@@ -24,6 +24,12 @@
 #define SERVE_FD 3
 /* Variant names cross the socket in records of this size. */
 #define NAME_BYTES 64
+/* Seconds a runner may take to start and answer (its process, the sandbox,
+ * the CUDA context): apart from --timeout, which bounds one launch and may be
+ * short (the stress check's). A start slower than START_NOTED_S is printed,
+ * so that a GPU that keeps new contexts waiting shows in the logs. */
+#define START_LIMIT_S 30.0
+#define START_NOTED_S 2.0
 /* Output of the runner shown at most (the rest is counted, not shown). */
 #define OUTPUT_LINES 200
 enum op { OP_HELLO, OP_SHARE, OP_UNSHARE, OP_LAUNCH, OP_TIME, OP_STRESS, OP_NULL, OP_QUIT };
@@ -31,6 +37,7 @@ enum op { OP_HELLO, OP_SHARE, OP_UNSHARE, OP_LAUNCH, OP_TIME, OP_STRESS, OP_NULL
 typedef struct request {
   int32_t op, variant, dataset, count; /* count: buffers that follow OP_SHARE */
   int32_t shared_cap; /* OP_HELLO: the checker's cap on pp_shared_memory_per_block(), or 0 */
+  int32_t poison;     /* OP_HELLO: the checker's pp_shared_poison() */
   uint64_t seed;      /* OP_STRESS: the run's seed, which shapes the interference */
   pp_size size;
 } request;
@@ -147,10 +154,11 @@ static void kill_runner(pp_runner *r) {
 }
 
 /* Describes how a runner that stopped answering ended. */
-static void describe_end(pp_runner *r, int got, const char *doing, char *note, size_t len) {
+static void describe_end(pp_runner *r, int got, double limit_s, const char *doing, char *note,
+                         size_t len) {
   if (got == -2) {
     snprintf(note, len, "ran past the %.0f s limit %s (an endless loop or a deadlock?): stopped",
-             r->timeout_s, doing);
+             limit_s, doing);
     kill_runner(r);
     return;
   }
@@ -174,7 +182,7 @@ static int ask(pp_runner *r, const request *q, const void *extra, size_t extra_b
   int got = send_all(r->socket, q, sizeof *q);
   if (!got && extra_bytes) got = send_all(r->socket, extra, extra_bytes);
   if (!got) got = recv_all(r->socket, a, sizeof *a, now_s() + timeout_s);
-  if (got) describe_end(r, got, doing, note, len);
+  if (got) describe_end(r, got, timeout_s, doing, note, len);
   return got;
 }
 
@@ -212,20 +220,23 @@ static int start(pp_runner *r, char *note, size_t len) {
 
   /* The runner must export the variant table the checker was built with; it
    * takes the checker's --max-shared-kib, since its launchers are what ask. */
-  request q = {.op = OP_HELLO, .shared_cap = pp_shared_memory_cap()};
+  request q = {.op = OP_HELLO, .shared_cap = pp_shared_memory_cap(), .poison = pp_shared_poison()};
   reply a;
-  int asked = ask(r, &q, NULL, 0, &a, r->timeout_s, "while starting", note, len);
+  double began = now_s(), limit = r->timeout_s > START_LIMIT_S ? r->timeout_s : START_LIMIT_S;
+  int asked = ask(r, &q, NULL, 0, &a, limit, "while starting", note, len);
   if (asked) return asked;
   int count = r->problem->variant_count();
   char (*names)[NAME_BYTES] = calloc((size_t)(a.count > 0 ? a.count : 1), NAME_BYTES);
   int got = a.count >= 0 && a.count < 1000
-                ? recv_all(r->socket, names, (size_t)a.count * NAME_BYTES, now_s() + r->timeout_s)
+                ? recv_all(r->socket, names, (size_t)a.count * NAME_BYTES, began + limit)
                 : -1;
   if (got) {
     free(names);
-    describe_end(r, got, "while starting", note, len);
+    describe_end(r, got, limit, "while starting", note, len);
     return got == -2 ? -2 : -1;
   }
+  if (now_s() - began > START_NOTED_S)
+    printf("note: the %s's process took %.1f s to start\n", r->label, now_s() - began);
   r->table_differs = a.count != count;
   for (int i = 0; i < count && !r->table_differs; ++i)
     r->table_differs = strncmp(names[i], r->problem->variant(i).name, NAME_BYTES - 1) != 0;
@@ -410,6 +421,7 @@ int pp_serve(const pp_problem *p) {
     case OP_HELLO: {
       pp_cap_shared_memory(q.shared_cap);
       if (q.shared_cap > 0) pp_shared_watch(q.shared_cap);
+      pp_set_shared_poison(q.poison);
       int count = p->variant_count();
       a.count = count;
       if (send_all(SERVE_FD, &a, sizeof a)) return PP_EXIT_FAIL;

@@ -46,6 +46,11 @@ int pp_launch_error(char *note, size_t len);
  * (shared_watch.h) told to forget the harness's own launches. */
 void pp_before_variant(void);
 
+/* Whether pp_before_variant() poisons shared memory (default 1); the checker
+ * passes its setting to the runner with the shared memory cap. */
+void pp_set_shared_poison(int on);
+int pp_shared_poison(void);
+
 /* Times one launch of @p variant with CUDA events, L2 evicted first if
  * @p flush (pp_time_once()), as found if not (pp_time_events(): the checker
  * flushed it); the caller fills, poisons and checks around it. */

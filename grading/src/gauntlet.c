@@ -3,9 +3,11 @@
  *
  *   pp-gauntlet [--mutant] [--sanitizer PATH] [--checker PROGRAM [--sandbox SCRIPT]]
  *               -- RUNNER CHECK...
- *   CHECK:  --check NAME [--tool TOOL [--tool-arg ARG]...] ARGUMENT...
+ *   CHECK:  --check NAME [--runner PATH] [--tool TOOL [--tool-arg ARG]...] ARGUMENT...
  *
- * A check runs RUNNER ARGUMENT...; one with --tool runs it under
+ * A check runs RUNNER ARGUMENT..., or PATH ARGUMENT... where it names its own
+ * runner (the order check: the same file built with its blocks' indices
+ * reversed, cmake/Labs.cmake); one with --tool runs it under
  * compute-sanitizer: PATH --tool TOOL --error-exitcode 3 ARG... RUNNER ARGUMENT....
  * With --checker (one check: a graded submission) it runs PROGRAM ARGUMENT...
  * -- [the sanitizer] RUNNER instead: the checker judges, RUNNER only runs the
@@ -64,6 +66,7 @@ typedef enum outcome { PASSED, REJECTED, SKIPPED, NOT_RUN, NO_VERDICT } outcome;
 
 typedef struct check {
   const char *name;
+  const char *runner; /* its own runner, or NULL: the gauntlet's */
   const char *tool; /* compute-sanitizer's tool, or NULL */
   char *tool_args[MAX_TOOL_ARGS]; /* compute-sanitizer's options for it */
   int tool_arg_count;
@@ -95,7 +98,7 @@ static int usage(const char *program) {
   fprintf(stderr,
           "usage: %s [--mutant] [--sanitizer PATH] [--checker PROGRAM [--sandbox SCRIPT]]\n"
           "       -- RUNNER CHECK...\n"
-          "  CHECK: --check NAME [--tool TOOL [--tool-arg ARG]...] ARGUMENT...\n",
+          "  CHECK: --check NAME [--runner PATH] [--tool TOOL [--tool-arg ARG]...] ARGUMENT...\n",
           program);
   return USAGE;
 }
@@ -134,20 +137,21 @@ static char **probe_command(const gauntlet *g, const check *c) {
 static char **check_command(const gauntlet *g, const check *c) {
   char **argv = calloc((size_t)c->arg_count + MAX_TOOL_ARGS + 16, sizeof *argv);
   int n = 0;
+  char *runner = (char *)(c->runner ? c->runner : g->runner);
   if (g->checker) {
     argv[n++] = (char *)g->checker;
     for (int i = 0; i < c->arg_count; ++i) argv[n++] = c->args[i];
     argv[n++] = "--";
     if (g->sandbox) {
-      const char *sandbox[] = {"sh", g->sandbox, "run", "--ro", g->runner, "--"};
+      const char *sandbox[] = {"sh", g->sandbox, "run", "--ro", runner, "--"};
       for (size_t i = 0; i < sizeof sandbox / sizeof *sandbox; ++i) argv[n++] = (char *)sandbox[i];
     }
     n = add_sanitizer(argv, n, g, c);
-    argv[n++] = (char *)g->runner;
+    argv[n++] = runner;
     return argv;
   }
   n = add_sanitizer(argv, n, g, c);
-  argv[n++] = (char *)g->runner;
+  argv[n++] = runner;
   for (int i = 0; i < c->arg_count; ++i) argv[n++] = c->args[i];
   return argv;
 }
@@ -340,6 +344,10 @@ static int parse(int argc, char **argv, gauntlet *g) {
     check *c = &g->checks[g->count++];
     c->name = argv[i + 1];
     i += 2;
+    if (i + 1 < argc && !strcmp(argv[i], "--runner")) {
+      c->runner = argv[i + 1];
+      i += 2;
+    }
     if (i + 1 < argc && !strcmp(argv[i], "--tool")) {
       c->tool = argv[i + 1];
       i += 2;

@@ -2,7 +2,7 @@
 # Runs mutants through the gauntlet on this machine's GPU, one at a time, and
 # prints one line per mutant: the check that caught it, or that none did.
 #
-#   tests/mutants/run.sh [--uncaught] [--build DIR] [REGEX]
+#   tests/mutants/run.sh [--uncaught | --fresh] [--build DIR] [REGEX]
 #
 # Without --uncaught: the mutant tests of the check preset (tests/mutants/<lab>/,
 # each must be rejected) whose name matches REGEX (a CTest regular expression,
@@ -11,7 +11,10 @@
 # which survived every check when measured and are no tests of the check
 # preset; DIR (default build/uncaught) is configured from the check preset with
 # -DPP_UNCAUGHT_MUTANTS=ON, so that the check preset's own build never holds
-# tests that are known to fail. Either way DIR is configured if need be and
+# tests that are known to fail. With --fresh: the mutants of
+# tests/mutants/fresh/<lab>/, written after the checks and not yet measured
+# (DIR default build/fresh, -DPP_FRESH_MUTANTS=ON), for their first-run rate.
+# Either way DIR is configured if need be and
 # what the tests run is built first. Run it from the repository root.
 #
 # Each line reads "<lab>.<kind>.<name>: caught by <check>", "...: SURVIVED every
@@ -21,14 +24,14 @@
 set -u
 
 usage() {
-  echo "usage: tests/mutants/run.sh [--uncaught] [--build DIR] [REGEX]" >&2
+  echo "usage: tests/mutants/run.sh [--uncaught | --fresh] [--build DIR] [REGEX]" >&2
   exit 2
 }
 
 kind=mutant build="" regex=""
 while [ $# -gt 0 ]; do
   case $1 in
-    --uncaught) kind=uncaught ;;
+    --uncaught | --fresh) kind=${1#--} ;;
     --build) [ $# -ge 2 ] || usage; build=$2; shift ;;
     -*) usage ;;
     *) [ -z "$regex" ] || usage; regex=$1 ;;
@@ -39,10 +42,11 @@ done
   echo "run.sh: run it from the repository root" >&2
   exit 2
 }
-if [ "$kind" = uncaught ]; then
-  build=${build:-build/uncaught}
-  cmake --preset check -B "$build" -DPP_UNCAUGHT_MUTANTS=ON >/dev/null || exit 1
-  target=uncaught-mutants
+if [ "$kind" != mutant ]; then
+  build=${build:-build/$kind}
+  option=$(echo "$kind" | tr a-z A-Z)
+  cmake --preset check -B "$build" "-DPP_${option}_MUTANTS=ON" >/dev/null || exit 1
+  target=$kind-mutants
 else
   build=${build:-build/check}
   [ -f "$build/CMakeCache.txt" ] || cmake --preset check -B "$build" >/dev/null || exit 1
