@@ -51,8 +51,8 @@
 #define SIZE_STREAM 0x53495a45u
 
 /* A size a sweep checks, and whether it fitted the device memory that was
- * free before the submission's process started: a size that fitted then and
- * not later fails, since only the submission can have taken the memory. */
+ * free before the submission's process started (still_fits() says what
+ * happens when it no longer does). */
 typedef struct planned {
   pp_size size;
   int seeds; /* the most seeds it gets (one above ONE_SEED_BYTES) */
@@ -323,15 +323,43 @@ static void plan_fit(session *s) {
   }
 }
 
-/* Whether a planned size that fitted before the submission's process started
- * still fits; if not, that is the submission's doing, and a failure. */
+/* Whether a planned size that fitted at the start still fits: 1 if so. If
+ * not, with a runner that is the submission's doing (it alone has run since),
+ * and a failure: -1. Without one, other work sharing the GPU took the
+ * memory: the size is skipped, 0. */
 static int still_fits(session *s, const char *label, size_t need) {
   size_t free_bytes = pp_device_free_bytes();
   if (need <= free_bytes / 10 * 9) return 1;
+  if (!s->runner) {
+    printf("skip size %s: needs %.1f GiB of device memory, %.1f GiB free now\n", label, gib(need),
+           gib(free_bytes));
+    return 0;
+  }
   report_failure(s, "size %s fitted before the submission's process started (needs %.1f GiB of "
                     "device memory), but only %.1f GiB are free now: memory the submission took "
                     "and kept?", label, gib(need), gib(free_bytes));
-  return 0;
+  return -1;
+}
+
+/* Marks a failed case of every selected variant that is not yet settled. */
+static void fail_all(session *s, const int *selected, int *cases, int *failed) {
+  for (int v = 0; v < s->p->variant_count(); ++v) {
+    if (!selected[v] || failed[v] >= FAILURES_SHOWN) continue;
+    cases[v]++;
+    failed[v]++;
+    s->cases++;
+  }
+}
+
+/* Whether a sweep runs planned size k: 1 if so; 0 if it is skipped (counted
+ * in *skipped); -1 if it failed every selected variant (still_fits()). */
+static int plan_runs(session *s, int k, const int *selected, int *cases, int *failed, int *skipped) {
+  char label[96];
+  s->p->format_size(&s->plan[k].size, label, sizeof label);
+  int fits = s->plan[k].fits ? still_fits(s, label, s->p->device_bytes(&s->plan[k].size)) : 0;
+  if (fits == 0) ++*skipped;
+  if (fits < 0) fail_all(s, selected, cases, failed);
+  return fits;
 }
 
 /* The end of a sweep (grade, stress): a line per selected variant, its cases
@@ -364,16 +392,6 @@ static int sweep_end(session *s, const int *selected, const int *cases, const in
   return status;
 }
 
-/* Marks a failed case of every selected variant that is not yet settled. */
-static void fail_all(session *s, const int *selected, int *cases, int *failed) {
-  for (int v = 0; v < s->p->variant_count(); ++v) {
-    if (!selected[v] || failed[v] >= FAILURES_SHOWN) continue;
-    cases[v]++;
-    failed[v]++;
-    s->cases++;
-  }
-}
-
 static int grade(session *s, const int *selected) {
   const pp_problem *p = s->p;
   const pp_options *o = s->o;
@@ -384,14 +402,7 @@ static int grade(session *s, const int *selected) {
     char label[96];
     p->format_size(&size, label, sizeof label);
     size_t need = p->device_bytes(&size);
-    if (!s->plan[k].fits) {
-      sizes_skipped++;
-      continue;
-    }
-    if (!still_fits(s, label, need)) {
-      fail_all(s, selected, cases, failed);
-      continue;
-    }
+    if (plan_runs(s, k, selected, cases, failed, &sizes_skipped) <= 0) continue;
     int seeds = need > ONE_SEED_BYTES ? 1 : s->plan[k].seeds;
     void *state = create_state(s, &size);
     for (int j = 0; j < seeds; ++j) {
@@ -521,14 +532,7 @@ static int stress(session *s, const int *selected) {
     const pp_size size = s->plan[k].size;
     char label[96];
     p->format_size(&size, label, sizeof label);
-    if (!s->plan[k].fits) {
-      sizes_skipped++;
-      continue;
-    }
-    if (!still_fits(s, label, p->device_bytes(&size))) {
-      fail_all(s, selected, runs, failed);
-      continue;
-    }
+    if (plan_runs(s, k, selected, runs, failed, &sizes_skipped) <= 0) continue;
     void *state = create_state(s, &size);
     memcpy(before, runs, (size_t)count * sizeof *runs);
     for (int v = 0; v < count; ++v) {
