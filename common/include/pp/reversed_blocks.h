@@ -26,6 +26,7 @@ static __device__ __forceinline__ uint3 pp_reversed_block_index(void) {
   return index;
 }
 
+/** Every later use of blockIdx in the file reads the reversed index. */
 #define blockIdx pp_reversed_block_index()
 
 #endif
