@@ -3,7 +3,8 @@
 #   pp_add_lab(<lab> SOURCE <file.cu> GRADER <sources...> [LIBRARIES <libs...>]
 #              VARIANTS <names...> GIVEN <names...> [SMALL_SMEM <names...>]
 #              [STRESS <names...> [STRESS_DATASET <dataset>]]
-#              PERF_SIZE <size> MIN_SPEEDUP <ratio> [LARGE_SIZES <sizes...>])
+#              PERF_SIZE <size> MIN_SPEEDUP <ratio>
+#              [LARGE_SIZES <sizes...> [LARGE_DATASET <dataset>]])
 #
 # Builds bin/<lab> from labs/<lab>/<file.cu> (PP_GRADE=labs) or from
 # solutions/<lab>/<file.cu> (solutions, all) linked with the lab's grader, and
@@ -67,7 +68,9 @@ option(PP_FRESH_MUTANTS
 #               value reaches no output
 #   racecheck   the quick sweep under compute-sanitizer racecheck
 #   synccheck   the quick sweep under compute-sanitizer synccheck
-#   large       every variant at each of LARGE_SIZES (skipped where it does not fit)
+#   large       every variant at each of LARGE_SIZES (skipped where it does not fit), on
+#               LARGE_DATASET only where given (an exact one: an index that wraps misses or
+#               repeats elements, which exact data shows, and each dataset costs seconds)
 #   stress      hundreds of short runs, small sizes and sizes of several waves of blocks, each
 #               beside a kernel that keeps the GPU busy and its L2 thrashed, each checked
 #               (--stress; docs/grading.md, "Stress"): for bugs of memory order between the
@@ -85,7 +88,8 @@ option(PP_FRESH_MUTANTS
 # run over every variant); PP_CHECK_<C>_REVERSED, ON where the check runs the
 # runner built with reversed block indices.
 function(pp_gauntlet)
-  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "STRESS_DATASET" "VARIANTS;SMALL_SMEM;STRESS;LARGE_SIZES")
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "STRESS_DATASET;LARGE_DATASET"
+                        "VARIANTS;SMALL_SMEM;STRESS;LARGE_SIZES")
   foreach(variant IN LISTS ARG_SMALL_SMEM ARG_STRESS)
     if(NOT variant IN_LIST ARG_VARIANTS)
       message(FATAL_ERROR "SMALL_SMEM or STRESS names ${variant}, which is not among the VARIANTS")
@@ -112,7 +116,11 @@ function(pp_gauntlet)
   if(ARG_LARGE_SIZES)
     list(APPEND checks large)
     list(JOIN ARG_LARGE_SIZES "," sizes)
-    set(PP_CHECK_large_ARGS --grade --size ${sizes} --or-skip PARENT_SCOPE)
+    set(args --grade --size ${sizes} --or-skip)
+    if(ARG_LARGE_DATASET)
+      list(APPEND args --dataset ${ARG_LARGE_DATASET})
+    endif()
+    set(PP_CHECK_large_ARGS ${args} PARENT_SCOPE)
   endif()
   if(ARG_STRESS)
     list(APPEND checks stress)
@@ -434,13 +442,13 @@ function(pp_add_submission_lab lab grader source perf_size contract)
 endfunction()
 
 function(pp_add_lab lab)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "SOURCE;PERF_SIZE;MIN_SPEEDUP;STRESS_DATASET"
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "SOURCE;PERF_SIZE;MIN_SPEEDUP;STRESS_DATASET;LARGE_DATASET"
                         "GRADER;LIBRARIES;VARIANTS;GIVEN;SMALL_SMEM;STRESS;LARGE_SIZES")
   set(grader ${lab}-grader)
   add_library(${grader} OBJECT ${ARG_GRADER})
   target_include_directories(${grader} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
   target_link_libraries(${grader} PUBLIC pp ${ARG_LIBRARIES})
-  pp_gauntlet(VARIANTS ${ARG_VARIANTS} SMALL_SMEM ${ARG_SMALL_SMEM} LARGE_SIZES ${ARG_LARGE_SIZES}
+  pp_gauntlet(VARIANTS ${ARG_VARIANTS} SMALL_SMEM ${ARG_SMALL_SMEM} LARGE_SIZES ${ARG_LARGE_SIZES} LARGE_DATASET ${ARG_LARGE_DATASET}
               STRESS ${ARG_STRESS} STRESS_DATASET ${ARG_STRESS_DATASET})
   # The contract header, named like the lab file (dot_product.cu: dot_product.h):
   # the only external names the file may define besides its kernels (pp-symcheck).
