@@ -78,15 +78,17 @@ typedef struct session {
   int note_count;
 } session;
 
-/* Prints a failure and keeps the first few for the verdict file. */
-static void report_failure(session *s, const char *format, ...) {
+/* Prints a line after @p word ("FAIL", "skip") and keeps the first few lines,
+ * without it, for the verdict file's notes. */
+static void report(session *s, const char *word, const char *format, ...) {
   char line[512];
   va_list args;
   va_start(args, format);
   vsnprintf(line, sizeof line, format, args);
   va_end(args);
-  printf("FAIL %s\n", line);
-  if (s->note_count < VERDICT_NOTES) snprintf(s->notes[s->note_count++], sizeof *s->notes, "%s", line);
+  printf("%s %s\n", word, line);
+  if (s->note_count < VERDICT_NOTES)
+    snprintf(s->notes[s->note_count++], sizeof *s->notes, "%s", line);
 }
 
 int pp_size_parse_1d(const char *text, pp_size *size) {
@@ -318,7 +320,7 @@ static void plan_fit(session *s) {
     if (pl->fits) continue;
     char label[96];
     s->p->format_size(&pl->size, label, sizeof label);
-    printf("skip size %s: GPU too small: needs %.1f GiB of device memory, %.1f GiB free\n", label,
+    report(s, "skip", "size %s: GPU too small: needs %.1f GiB of device memory, %.1f GiB free", label,
            gib(need), gib(free_bytes));
   }
 }
@@ -335,7 +337,7 @@ static int still_fits(session *s, const char *label, size_t need) {
            gib(free_bytes));
     return 0;
   }
-  report_failure(s, "size %s fitted before the submission's process started (needs %.1f GiB of "
+  report(s, "FAIL", "size %s fitted before the submission's process started (needs %.1f GiB of "
                     "device memory), but only %.1f GiB are free now: memory the submission took "
                     "and kept?", label, gib(need), gib(free_bytes));
   return -1;
@@ -374,7 +376,7 @@ static int sweep_end(session *s, const int *selected, const int *cases, const in
     return PP_EXIT_SKIP;
   }
   if (s->cases == 0) {
-    report_failure(s, "no case was checked%s",
+    report(s, "FAIL", "no case was checked%s",
                    sizes_skipped ? ": every size was too large for this GPU's memory" : "");
     return PP_EXIT_FAIL;
   }
@@ -420,7 +422,7 @@ static int grade(session *s, const int *selected) {
           if (verdict.correct) continue;
           /* A variant that ran out of time would only do so again: settled at once. */
           failed[v] = outcome == TIMED_OUT ? FAILURES_SHOWN : failed[v] + 1;
-          report_failure(s, "%s at size %s, seed %llu, data %s: %s", name, label,
+          report(s, "FAIL", "%s at size %s, seed %llu, data %s: %s", name, label,
                          (unsigned long long)seed, p->datasets[d], verdict.note);
         }
       }
@@ -551,7 +553,7 @@ static int stress(session *s, const int *selected) {
         if (verdict.correct) continue;
         /* A variant that ran out of time would only do so again: settled at once. */
         failed[v] = outcome == TIMED_OUT ? FAILURES_SHOWN : failed[v] + 1;
-        report_failure(s, "%s under stress, run %d at size %s, seed %llu, data %s: %s", name, r,
+        report(s, "FAIL", "%s under stress, run %d at size %s, seed %llu, data %s: %s", name, r,
                        label, (unsigned long long)seed, p->datasets[d], verdict.note);
       }
     }
@@ -1030,7 +1032,7 @@ static int run(session *s, const int *selected, const pp_device *dev, const pp_s
                                            : bench(s, selected, dev, size);
   if (pp_runner_stop(s->runner, stdout)) {
     status = PP_EXIT_FAIL;
-    report_failure(s, "the submission's process did not end cleanly (see its output above)");
+    report(s, "FAIL", "the submission's process did not end cleanly (see its output above)");
   }
   return status;
 }
