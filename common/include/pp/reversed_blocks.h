@@ -19,11 +19,16 @@
 
 #include <cuda_runtime.h>
 
-/** blockIdx with x reversed within the grid. */
-static __device__ __forceinline__ uint3 pp_reversed_block_index(void) {
+/** blockIdx with x reversed within the grid (host code, which has no block index: zeros). A
+ *  __host__ __device__ function, so that every file that builds as it is builds reversed too. */
+static __host__ __device__ __forceinline__ uint3 pp_reversed_block_index(void) {
+#ifdef __CUDA_ARCH__
   uint3 index = blockIdx;
   index.x = gridDim.x - 1 - index.x;
   return index;
+#else
+  return make_uint3(0, 0, 0);
+#endif
 }
 
 /** Every later use of blockIdx in the file reads the reversed index. */
