@@ -12,6 +12,10 @@
 #include "pp/lab.h"
 #include "pp/timer.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** One allocation as it crosses between processes. */
 typedef struct pp_shared_buffer {
   cudaIpcMemHandle_t handle; /* unset when bytes + guard is 0: nothing was allocated */
@@ -62,5 +66,9 @@ double pp_time_launch(const pp_problem *problem, void *state, int variant, int d
  * pp_launch_error() does. */
 int pp_stress_launch(const pp_problem *problem, void *state, int variant, int dataset, uint64_t seed,
                      char *note, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,0 +1,109 @@
+// GPU tests of what the harness does around a variant's launch:
+//   harness-launch-tests GROUP    poison | shared-cap
+// poison: after pp_poison_shared(), a kernel that reads shared memory it never
+// wrote reads all-ones words, on every SM (a grid of several blocks per SM).
+// shared-cap: with pp_shared_watch(64 KiB), a kernel of 1 KiB static and
+// 63 KiB dynamic shared memory runs clean, and the same kernel with 1 KiB
+// more fails pp_launch_error(), naming it; the GPU itself would run both.
+// Without a CUDA device, exit 77 (skipped).
+#include <stdio.h>
+#include <string.h>
+
+#include "poison_shared.h"
+#include "pp/check.h"
+#include "pp/device.h"
+#include "share.h"
+#include "shared_watch.h"
+
+namespace {
+
+constexpr int THREADS = 256, STATIC_WORDS = 256;  // 1 KiB of static shared memory
+constexpr unsigned POISON = 0xffffffffu;
+
+// Each thread copies one word of the block's shared memory, never written, to out.
+__global__ void read_unwritten(unsigned *out) {
+  __shared__ unsigned never_written[THREADS];
+  out[blockIdx.x * THREADS + threadIdx.x] = never_written[threadIdx.x];
+}
+
+// Static and dynamic shared memory, touched so that neither is optimized away.
+__global__ void use_shared(unsigned *out) {
+  __shared__ unsigned fixed[STATIC_WORDS];
+  extern __shared__ unsigned dynamic[];
+  fixed[threadIdx.x] = threadIdx.x;
+  dynamic[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  if (threadIdx.x == 0) *out = fixed[THREADS - 1] + dynamic[THREADS - 1];
+}
+
+int test_poison() {
+  int device = 0, sms = 0;
+  PP_CHECK(cudaGetDevice(&device));
+  PP_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  int blocks = 8 * sms;
+  size_t words = (size_t)blocks * THREADS;
+  unsigned *out;
+  PP_CHECK(cudaMalloc(&out, words * sizeof *out));
+  PP_CHECK(cudaMemset(out, 0, words * sizeof *out));
+  pp_poison_shared();
+  read_unwritten<<<blocks, THREADS>>>(out);
+  PP_CHECK_LAUNCH();
+  unsigned *got = new unsigned[words];
+  PP_CHECK(cudaMemcpy(got, out, words * sizeof *out, cudaMemcpyDeviceToHost));
+  size_t wrong = 0;
+  for (size_t i = 0; i < words; ++i) wrong += got[i] != POISON;
+  if (wrong) fprintf(stderr, "%zu of %zu unwritten shared words were not the poison\n", wrong, words);
+  else printf("poison: all %zu unwritten shared words read the poison\n", words);
+  delete[] got;
+  PP_CHECK(cudaFree(out));
+  return wrong ? PP_EXIT_FAIL : PP_EXIT_PASS;
+}
+
+// Launches use_shared with `dynamic` bytes; returns pp_launch_error()'s verdict.
+int launch_with(unsigned *out, int dynamic, char *note, size_t len) {
+  use_shared<<<1, THREADS, dynamic>>>(out);
+  return pp_launch_error(note, len);
+}
+
+int test_shared_cap() {
+  const int cap = 64 << 10, fixed = STATIC_WORDS * 4;
+  int device = 0, most = 0;
+  PP_CHECK(cudaGetDevice(&device));
+  PP_CHECK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  if (most < cap + 1024) {
+    printf("shared-cap: this GPU gives a block at most %d KiB itself: skipped\n", most / 1024);
+    return PP_EXIT_SKIP;
+  }
+  PP_CHECK(cudaFuncSetAttribute(use_shared, cudaFuncAttributeMaxDynamicSharedMemorySize, cap));
+  unsigned *out;
+  PP_CHECK(cudaMalloc(&out, sizeof *out));
+  pp_shared_watch(cap);
+  char note[256] = "";
+  int within = launch_with(out, cap - fixed, note, sizeof note);
+  if (within) fprintf(stderr, "a launch of exactly 64 KiB failed: %s\n", note);
+  note[0] = '\0';
+  int past = launch_with(out, cap - fixed + 1024, note, sizeof note);
+  if (!past) fprintf(stderr, "a launch of 65 KiB passed the 64 KiB cap unnoticed\n");
+  else if (!strstr(note, "use_shared")) fprintf(stderr, "the note does not name the kernel: %s\n", note);
+  else printf("shared-cap: 64 KiB ran, 65 KiB refused: %s\n", note);
+  PP_CHECK(cudaFree(out));
+  return !within && past && strstr(note, "use_shared") ? PP_EXIT_PASS : PP_EXIT_FAIL;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: %s poison|shared-cap\n", argv[0]);
+    return PP_EXIT_USAGE;
+  }
+  const char *why = NULL;
+  if (!pp_device_available(&why)) {
+    printf("no CUDA device (%s): skipped\n", why);
+    return PP_EXIT_SKIP;
+  }
+  if (!strcmp(argv[1], "poison")) return test_poison();
+  if (!strcmp(argv[1], "shared-cap")) return test_shared_cap();
+  fprintf(stderr, "unknown group %s\n", argv[1]);
+  return PP_EXIT_USAGE;
+}
