@@ -81,9 +81,10 @@ static const char *const quick_sizes[] = {"0x3x5",      "5x7x0",     "1x1x1",   
 /* The tiles of the ladder, each checked with M, N and K in turn up to a
  * float4 either way: v0..v2's 32 x 32, v3's 64 x 64 with steps of 8, v4 and
  * v5's 128 x 128, v6's 128 x 256, short 64 x 256 and narrow 256 x 64 with
- * steps of 16, and K of 128, where v6 starts to split K (8 steps). */
+ * steps of 16 (M or N of 64 or less takes the short or narrow tile), and K of
+ * 112, past which v6 splits K (from 8 steps of 16: K of 113). */
 static const char *const boundary_sizes[] = {"32x32x32",   "64x64x8",    "128x128x8", "128x256x16",
-                                             "64x256x16",  "256x64x16",  "128x256x128", NULL};
+                                             "64x256x16",  "256x64x16",  "128x256x112", NULL};
 
 #define MAX_EXTENT ((uint64_t)1 << 30) /* per dimension, so that every index fits an int */
 /* Products up to this many multiply-adds and elements get a CPU reference of
