@@ -76,11 +76,12 @@ static const char *const grade_sizes[] = {
 static const char *const quick_sizes[] = {"0", "1", "33", "257", "2049", "65537", NULL};
 /* The launchers' boundaries, each checked with n up to a float4 either way:
  * the vector (4); blocks of 256 (v0, v1), 512 (one block of the partial sums'
- * pass), 2048 (v2..v5: 8 per thread) and 4096 (v6: 4 float4 per thread);
+ * pass), 2048 (v2..v5: 8 per thread); v6's least block of 1024 (a float4 per
+ * thread) and one turn of its unrolled loop (4096: 4 float4 per thread);
  * finish_sum()'s second pass from 512 blocks of 256 and of 2048 (2^17, 2^20)
  * and its third from 512^2 blocks of 256 (2^26); v6's grid cap of 512 blocks
- * of 4096 (2^21), past which its threads loop. */
-static const char *const boundary_sizes[] = {"4",    "256",  "512",  "2048", "4096",
+ * a turn of 4096 (2^21), past which its threads loop. */
+static const char *const boundary_sizes[] = {"4",    "256",  "512",  "1024", "2048", "4096",
                                              "2^17", "2^20", "2^21", "2^26", NULL};
 
 /* Every input is a multiple of 2^-24, so every product is one of 2^-48. */
