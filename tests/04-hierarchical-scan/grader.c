@@ -95,10 +95,10 @@ static const char *const grade_sizes[] = {
 static const char *const quick_sizes[] = {"0", "1", "33", "2049", "4097", "65537", "131073", NULL};
 /* The boundaries above, each checked with n up to a 16-byte vector either
  * way: a warp, a block of 1024, the tiles of 2048, 4096, 8192 and 16384, the
- * look-back window of 32 tiles of 2048 and of 16384, and 2048^2, where v1 and
- * v2 go from two levels of sums to three. */
-static const char *const boundary_sizes[] = {"32",    "1024",  "2048", "4096", "8192",
-                                             "16384", "65536", "2^19", "2^22", NULL};
+ * look-back window of 32 tiles of 2048, 8192 (v4 and v5's small tiles) and
+ * 16384, and 2048^2, where v1 and v2 go from two levels of sums to three. */
+static const char *const boundary_sizes[] = {"32",    "1024",  "2048", "4096", "8192", "16384",
+                                             "65536", "2^18",  "2^19", "2^22", NULL};
 
 typedef struct scan_state {
   size_t n;
