@@ -97,8 +97,10 @@ static const char *const grade_sizes[] = {
 static const char *const quick_sizes[] = {"0", "1", "33", "257", "1025", "8193", "65537", NULL};
 /* The boundaries above, each checked with n up to a vector of four either
  * way: the vector, a warp, blocks of 256, 512, 1024 and 8192 elements, v7's
- * one-block limit (4096), its cap of 4096 blocks of 1024 (2^22), the third
- * passes (256^2, 512^2, 8192^2) and the fourth (2^24, 2^27). */
+ * one-block limit (4096), its cap of 4096 blocks of 1024 (2^22, reached only
+ * on GPUs that hold that many blocks at once; the grid it has on this GPU,
+ * 8 blocks an SM, is left to the drawn sizes), the third passes (256^2,
+ * 512^2, 8192^2) and the fourth (2^24, 2^27). */
 static const char *const boundary_sizes[] = {"4",     "32",     "256",  "512",  "1024",
                                              "4096",  "8192",   "65536", "262144", "2^22",
                                              "2^24",  "2^26",   "2^27", NULL};
