@@ -1,4 +1,4 @@
-// GPU test of pp/reversed_blocks.h, force-included here as in a lab's order
+// GPU test of pp/reversed_blocks.h, force-included here as in a lab's stress
 // runner: block b of a 2-D grid sees blockIdx.x = gridDim.x - 1 - b and its
 // own blockIdx.y. Without a CUDA device, exit 77 (skipped).
 #include <stdio.h>

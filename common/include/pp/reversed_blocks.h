@@ -1,9 +1,9 @@
 /**
  * @file reversed_blocks.h
- * @brief A lab's file with its blocks' indices reversed, for the order check.
+ * @brief A lab's file with its blocks' indices reversed, for the stress check.
  *
  * Force-included (nvcc -include) into a second build of a lab's file, the
- * `<lab>-reversed` runner of the gauntlet's order check (cmake/Labs.cmake):
+ * `<lab>-reversed` runner of the gauntlet's stress check (cmake/Labs.cmake):
  * every `blockIdx` of the file reads blockIdx.x as gridDim.x - 1 - blockIdx.x.
  * CUDA promises nothing about the order in which a grid's blocks start, so a
  * correct kernel gives the same results either way. But GPUs start blocks in
