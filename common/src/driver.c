@@ -56,8 +56,10 @@
 typedef struct planned {
   pp_size size;
   int seeds; /* the most seeds it gets (one above ONE_SEED_BYTES) */
+  int dataset; /* the one dataset it is checked on, or ALL_DATASETS */
   int fits;
 } planned;
+#define ALL_DATASETS (-1)
 
 /* One run of the driver: the lab, its options, its runner when it is the
  * checker (remote.h), and what the verdict file will say. */
@@ -230,11 +232,12 @@ static int same_size(const pp_size *a, const pp_size *b) {
 }
 
 /* Adds a size to the sweep's plan; one already there keeps its place and
- * gets the more seeds of the two. */
-static void plan_add(session *s, const pp_size *size, int seeds) {
+ * gets the more seeds of the two, and every dataset if the two differ. */
+static void plan_add(session *s, const pp_size *size, int seeds, int dataset) {
   for (int k = 0; k < s->plan_count; ++k) {
     if (!same_size(&s->plan[k].size, size)) continue;
     if (seeds > s->plan[k].seeds) s->plan[k].seeds = seeds;
+    if (dataset != s->plan[k].dataset) s->plan[k].dataset = ALL_DATASETS;
     return;
   }
   if (s->plan_count == s->plan_capacity) {
@@ -245,14 +248,14 @@ static void plan_add(session *s, const pp_size *size, int seeds) {
       exit(PP_EXIT_FAIL);
     }
   }
-  s->plan[s->plan_count++] = (planned){.size = *size, .seeds = seeds};
+  s->plan[s->plan_count++] = (planned){.size = *size, .seeds = seeds, .dataset = dataset};
 }
 
 static void plan_texts(session *s, const char *const *texts, int seeds) {
   for (size_t k = 0; texts && texts[k]; ++k) {
     pp_size size;
     parse_lab_size(s->p, texts[k], &size);
-    plan_add(s, &size, seeds);
+    plan_add(s, &size, seeds, ALL_DATASETS);
   }
 }
 
@@ -266,26 +269,35 @@ static int within_random_max(const pp_problem *p, const pp_size *size) {
   return 1;
 }
 
+/* The number of the lab's datasets. */
+static int dataset_count(const pp_problem *p) {
+  int n = 0;
+  while (p->datasets[n]) ++n;
+  return n;
+}
+
 /* Each boundary size, and each with one extent moved by 1 to boundary_reach
- * either way (never below 1: every lab lists its empty sizes), one seed each. */
+ * either way (never below 1: every lab lists its empty sizes), one seed and
+ * one dataset each, the datasets in turn: a bound off by a few elements is
+ * wrong on any data, and the fixed list's sizes check every dataset. */
 static void plan_boundaries(session *s) {
   const pp_problem *p = s->p;
-  int reach = p->boundary_reach > 0 ? p->boundary_reach : 1;
+  int reach = p->boundary_reach > 0 ? p->boundary_reach : 1, datasets = dataset_count(p), turn = 0;
   for (size_t k = 0; p->boundary_sizes && p->boundary_sizes[k]; ++k) {
     pp_size at;
     parse_lab_size(p, p->boundary_sizes[k], &at);
-    plan_add(s, &at, 1);
+    plan_add(s, &at, 1, turn++ % datasets);
     for (int i = 0; i < at.rank; ++i)
       for (int d = -reach; d <= reach; ++d) {
         if (d == 0 || (d < 0 && at.dim[i] <= (uint64_t)-d)) continue;
         pp_size near = at;
         near.dim[i] += (uint64_t)(int64_t)d;
-        if (within_random_max(p, &near)) plan_add(s, &near, 1);
+        if (within_random_max(p, &near)) plan_add(s, &near, 1, turn++ % datasets);
       }
   }
 }
 
-/* DRAWN_SIZES sizes from the seed, one seed each: every extent log-uniform in
+/* DRAWN_SIZES sizes from the seed, one seed and one dataset (drawn too) each: every extent log-uniform in
  * [1, random_max's], drawn again while their product passes random_volume_max,
  * so that thin, tall, deep and odd shapes all come up. The same --seed draws
  * the same sizes, and a failure names its size. */
@@ -305,7 +317,8 @@ static void plan_drawn(session *s) {
         volume *= (double)size.dim[i];
       }
     } while (p->random_volume_max > 0 && volume > p->random_volume_max);
-    plan_add(s, &size, 1);
+    int dataset = (int)(pp_random_bits(s->o->seed, SIZE_STREAM, index++) % (uint64_t)dataset_count(p));
+    plan_add(s, &size, 1, dataset);
   }
 }
 
@@ -410,7 +423,9 @@ static int grade(session *s, const int *selected) {
     for (int j = 0; j < seeds; ++j) {
       uint64_t seed = o->seed + (uint64_t)j;
       for (int d = 0; p->datasets[d]; ++d) {
-        if (s->only_dataset >= 0 && d != s->only_dataset) continue;
+        if (s->only_dataset >= 0 ? d != s->only_dataset
+                                 : s->plan[k].dataset != ALL_DATASETS && d != s->plan[k].dataset)
+          continue;
         p->fill(state, seed, d);
         for (int v = 0; v < count; ++v) {
           if (!selected[v] || failed[v] >= FAILURES_SHOWN) continue;
@@ -460,7 +475,7 @@ static void plan_stress(session *s) {
     parse_lab_size(p, p->quick_sizes[k], &size);
     int empty = 0;
     for (int i = 0; i < size.rank; ++i) empty |= size.dim[i] == 0;
-    if (!empty) plan_add(s, &size, 1);
+    if (!empty) plan_add(s, &size, 1, ALL_DATASETS);
   }
   size_t least = (size_t)-1;
   for (size_t k = 0; p->grade_sizes[k]; ++k) {
@@ -489,7 +504,7 @@ static void plan_stress(session *s) {
       }
     }
     if (!found) break;
-    plan_add(s, &best, 1);
+    plan_add(s, &best, 1, ALL_DATASETS);
     below = best_bytes;
   }
 }
@@ -968,7 +983,7 @@ static int check_given(void *ctx, const char *text, const pp_size *size) {
 static int plan_given(void *ctx, const char *text, const pp_size *size) {
   session *s = ctx;
   (void)text; /* pp_main() checked every item */
-  plan_add(s, size, s->o->quick ? 1 : s->o->seeds);
+  plan_add(s, size, s->o->quick ? 1 : s->o->seeds, ALL_DATASETS);
   return 0;
 }
 
