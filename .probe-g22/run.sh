@@ -1,0 +1,75 @@
+#!/bin/sh
+# Issue 22 (branch g22) on an H100: run from the worktree root with $OUT set.
+# Each step appends "step rc seconds" to $OUT/status; logs go under $OUT.
+# A global deadline (540 s after start) keeps the whole under 9 minutes:
+# each step gets at most its budget and never past the deadline.
+set -u
+: "${OUT:?set OUT to an output folder}"
+mkdir -p "$OUT"
+start=$(date +%s)
+deadline=$((start + 540))
+export CTEST_OUTPUT_ON_FAILURE=0
+{ date -u; git rev-parse HEAD; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; nvcc --version | tail -2; nproc; } > "$OUT/env.txt" 2>&1
+
+# STEPS picks the steps (default "1 2 3 4"; 5 grades the solutions as one
+# whole submission, the 120 s target and the runner-start watch): a second
+# call on a warm machine finds the build done and runs what the first did not.
+STEPS=${STEPS:-1 2 3 4}
+step() {  # NAME BUDGET_S COMMAND...
+  name=$1 budget=$2
+  shift 2
+  case $name in
+    [0-9]-*) case " $STEPS " in *" ${name%%-*} "*) ;; *) return ;; esac ;;
+  esac
+  now=$(date +%s)
+  left=$((deadline - now))
+  [ "$left" -lt "$budget" ] && budget=$left
+  if [ "$budget" -le 5 ]; then
+    echo "$name skipped 0 (deadline)" >> "$OUT/status"
+    return
+  fi
+  t0=$(date +%s)
+  timeout -k 10 "$budget" "$@" > "$OUT/$name.log" 2>&1
+  rc=$?
+  echo "$name $rc $(( $(date +%s) - t0 ))" >> "$OUT/status"
+  cp build/check/Testing/Temporary/LastTest.log "$OUT/$name.LastTest.log" 2>/dev/null
+  rm -f build/check/Testing/Temporary/LastTest.log
+}
+
+step configure 60 cmake --preset check -DCMAKE_CUDA_ARCHITECTURES=90 -DPP_FRESH_MUTANTS=ON
+step build 240 cmake --build build/check -j16 --target all fresh-mutants
+# (1) the new mechanisms' own GPU tests: poisoned shared memory, the launch-time
+# shared memory cap, reversed block indices; and the gauntlet's host tests.
+step 1-harness 40 ctest --test-dir build/check -R '^(harness\.gpu\.(poison|shared-cap|reversed)|gauntlet\.)' -j8 --output-junit "$OUT/1-harness.xml"
+# (2) the 25 fresh mutants, first run: which check caught each (caught by: ...).
+step 2-fresh 130 ctest --test-dir build/check -L '^fresh$' -j8 --output-junit "$OUT/2-fresh.xml"
+# (3) the reference solutions: every grade, small-smem, large, stress, sanitizer and perf test.
+step 3-solutions 150 ctest --test-dir build/check -L '^(grade|sanitizer|perf)$' -j16 --output-junit "$OUT/3-solutions.xml"
+# (4) the shipped mutants: each must be rejected.
+step 4-mutants 300 ctest --test-dir build/check -L '^mutant$' -j12 --output-junit "$OUT/4-mutants.xml"
+# (5) one whole submission, the five reference solutions, as grading/grade
+# grades it (sandbox on, cgroups off as by default): phase times, and any
+# runner that took more than 2 s to start.
+step 5-grade 200 env CUDAARCHS=90 grading/grade solutions "$OUT/grade" --parallel 16
+grep -h "took .* s to start" "$OUT"/grade/results/*.log >> "$OUT/slow-starts.txt" 2>/dev/null
+
+# Per-test verdicts from the JUnit files: name, status, seconds, the check that caught a mutant.
+for x in "$OUT"/[1234]-*.xml; do
+  [ -f "$x" ] || continue
+  python3 - "$x" > "${x%.xml}.tsv" <<'PY' 2>/dev/null || true
+import re, sys, xml.etree.ElementTree as ET
+for t in ET.parse(sys.argv[1]).getroot().iter('testcase'):
+    out = ''.join(e.text or '' for e in t.iter('system-out'))
+    caught = re.findall(r'caught by: (\S+)', out)
+    status = t.get('status') or ('fail' if t.find('failure') is not None else 'pass')
+    print('\t'.join([t.get('name'), status, t.get('time') or '', caught[-1] if caught else '']))
+PY
+done
+if [ -f "$OUT/2-fresh.tsv" ]; then
+  total=$(wc -l < "$OUT/2-fresh.tsv")
+  caught=$(awk -F'\t' '$4 != ""' "$OUT/2-fresh.tsv" | wc -l)
+  echo "fresh first-run rate: $caught of $total rejected" | tee -a "$OUT/status"
+fi
+grep -h "took .* s to start" "$OUT"/*.LastTest.log >> "$OUT/slow-starts.txt" 2>/dev/null
+echo "total $(( $(date +%s) - start )) s" >> "$OUT/status"
+cat "$OUT/status"
