@@ -7,7 +7,7 @@ set -u
 : "${OUT:?set OUT to an output folder}"
 mkdir -p "$OUT"
 start=$(date +%s)
-deadline=$((start + 540))
+deadline=$((start + ${DEADLINE:-540}))
 export CTEST_OUTPUT_ON_FAILURE=0
 { date -u; git rev-parse HEAD; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; nvcc --version | tail -2; nproc; } > "$OUT/env.txt" 2>&1
 
