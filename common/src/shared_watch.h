@@ -13,8 +13,9 @@ extern "C" {
 
 /* From now on, notes every kernel launched in this process whose static plus
  * dynamic shared memory passes @p cap_bytes (through CUPTI's callbacks on the
- * driver's launches). Without CUPTI's callbacks the run cannot be judged: the
- * process ends with an error. */
+ * runtime's and the driver's launch calls). Without CUPTI's callbacks the run
+ * cannot be judged: if the subscription fails, or the watch does not see its
+ * own probe launch as it was made, the process ends with an error. */
 void pp_shared_watch(int cap_bytes);
 
 /* If a kernel launched since the last call (or pp_shared_forget()) passed the
@@ -23,6 +24,12 @@ int pp_shared_overrun(char *note, size_t len);
 
 /* Forgets the launches so far: the grader's own kernels, before a variant's. */
 void pp_shared_forget(void);
+
+/* For pp_shared_watch() alone (shared_probe.cu): launches with <<<>>>, as the
+ * labs do, a kernel of 256 bytes of static and @p dynamic bytes of dynamic
+ * shared memory, waits for it, and returns its static shared memory as the
+ * runtime tells it. */
+long long pp_shared_probe(int dynamic);
 
 #ifdef __cplusplus
 }

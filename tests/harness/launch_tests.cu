@@ -5,6 +5,8 @@
 // shared-cap: with pp_shared_watch(64 KiB), a kernel of 1 KiB static and
 // 63 KiB dynamic shared memory runs clean, and the same kernel with 1 KiB
 // more fails pp_launch_error(), naming it; the GPU itself would run both.
+// Each of the launch calls a lab may use: <<<>>>, cudaLaunchKernel and
+// cudaLaunchKernelEx (each its own CUPTI callback).
 // Without a CUDA device, exit 77 (skipped).
 #include <stdio.h>
 #include <string.h>
@@ -59,9 +61,23 @@ int test_poison() {
   return wrong ? PP_EXIT_FAIL : PP_EXIT_PASS;
 }
 
-// Launches use_shared with `dynamic` bytes; returns pp_launch_error()'s verdict.
-int launch_with(unsigned *out, int dynamic, char *note, size_t len) {
-  use_shared<<<1, THREADS, dynamic>>>(out);
+const char *const LAUNCHES[] = {"<<<>>>", "cudaLaunchKernel", "cudaLaunchKernelEx"};
+
+// Launches use_shared with `dynamic` bytes through LAUNCHES[how]; returns
+// pp_launch_error()'s verdict.
+int launch_with(int how, unsigned *out, int dynamic, char *note, size_t len) {
+  if (how == 0) {
+    use_shared<<<1, THREADS, dynamic>>>(out);
+  } else if (how == 1) {
+    void *args[] = {&out};
+    (void)cudaLaunchKernel((const void *)use_shared, dim3(1), dim3(THREADS), args, (size_t)dynamic, 0);
+  } else {
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(1);
+    config.blockDim = dim3(THREADS);
+    config.dynamicSmemBytes = (size_t)dynamic;
+    (void)cudaLaunchKernelEx(&config, use_shared, out);
+  }
   return pp_launch_error(note, len);
 }
 
@@ -78,16 +94,22 @@ int test_shared_cap() {
   unsigned *out;
   PP_CHECK(cudaMalloc(&out, sizeof *out));
   pp_shared_watch(cap);
-  char note[256] = "";
-  int within = launch_with(out, cap - fixed, note, sizeof note);
-  if (within) fprintf(stderr, "a launch of exactly 64 KiB failed: %s\n", note);
-  note[0] = '\0';
-  int past = launch_with(out, cap - fixed + 1024, note, sizeof note);
-  if (!past) fprintf(stderr, "a launch of 65 KiB passed the 64 KiB cap unnoticed\n");
-  else if (!strstr(note, "use_shared")) fprintf(stderr, "the note does not name the kernel: %s\n", note);
-  else printf("shared-cap: 64 KiB ran, 65 KiB refused: %s\n", note);
+  int failed = 0;
+  for (int how = 0; how < 3; ++how) {
+    const char *launch = LAUNCHES[how];
+    char note[384] = "";
+    int within = launch_with(how, out, cap - fixed, note, sizeof note);
+    if (within) fprintf(stderr, "%s: a launch of exactly 64 KiB failed: %s\n", launch, note);
+    note[0] = '\0';
+    int past = launch_with(how, out, cap - fixed + 1024, note, sizeof note);
+    if (!past) fprintf(stderr, "%s: a launch of 65 KiB passed the 64 KiB cap unnoticed\n", launch);
+    else if (!strstr(note, "use_shared"))
+      fprintf(stderr, "%s: the note does not name the kernel: %s\n", launch, note);
+    else printf("shared-cap: %s: 64 KiB ran, 65 KiB refused: %s\n", launch, note);
+    failed |= within || !past || !strstr(note, "use_shared");
+  }
   PP_CHECK(cudaFree(out));
-  return !within && past && strstr(note, "use_shared") ? PP_EXIT_PASS : PP_EXIT_FAIL;
+  return failed ? PP_EXIT_FAIL : PP_EXIT_PASS;
 }
 
 }  // namespace
