@@ -746,30 +746,51 @@ static void measure(session *s, void *state, int variant, pp_result *r) {
     r->note[sizeof r->note - 2] = '~'; /* mark the cut */
 }
 
-/* The checker's request path: NULL_REQUESTS empty requests to the server
- * (pp_runner_null()), timed as every timed request is. Its median is taken
- * off every time, the peer's and the variants': a constant of the path, not
- * of the work, which would otherwise pull every ratio toward 1 and hide the
- * bytes-per-second the plausibility floor judges. It is measured on the
+/* The median of NULL_REQUESTS empty requests to @p path (pp_runner_null()),
+ * timed as every timed request is; *spread_ms gets their 90th percentile less
+ * their 10th. Returns 0, or -1 with @p note saying why. */
+static int time_empty_requests(pp_runner *path, double *median_ms, double *spread_ms, char *note,
+                               size_t len) {
+  double samples[NULL_REQUESTS];
+  for (int i = -NULL_WARMUP; i < NULL_REQUESTS; ++i) {
+    double wall = 0.0;
+    if (pp_runner_null(path, &wall, note, len)) return -1;
+    if (i >= 0) samples[i] = wall;
+  }
+  pp_timing t = pp_timing_summary(samples, NULL_REQUESTS); /* sorts */
+  *median_ms = t.median_ms;
+  *spread_ms = samples[NULL_REQUESTS * 9 / 10] - samples[NULL_REQUESTS / 10];
+  return 0;
+}
+
+/* The checker's request path: empty requests to the server. Their median is
+ * taken off every time, the peer's and the variants': a constant of the path,
+ * not of the work, which would otherwise pull every ratio toward 1 and hide
+ * the bytes-per-second the plausibility floor judges. It is measured on the
  * trusted server, never the submission's runner, so a runner that made its
  * own empty requests slow could not make its kernels look faster. Returns 0,
  * or -1 with a message (the grading's failure, not the submission's). */
 static int measure_path(session *s) {
-  double samples[NULL_REQUESTS];
   char note[256];
-  for (int i = -NULL_WARMUP; i < NULL_REQUESTS; ++i) {
-    double wall = 0.0;
-    if (pp_runner_null(s->server, &wall, note, sizeof note)) {
-      printf("error: the checker's own server (its library peer's timer) failed: %s\n", note);
-      return -1;
-    }
-    if (i >= 0) samples[i] = wall;
+  if (time_empty_requests(s->server, &s->path.empty_ms, &s->path.spread_ms, note, sizeof note)) {
+    printf("error: the checker's own server (its library peer's timer) failed: %s\n", note);
+    return -1;
   }
-  pp_timing t = pp_timing_summary(samples, NULL_REQUESTS); /* sorts */
-  s->path.overhead_ms = s->path.empty_ms = t.median_ms;
-  s->path.spread_ms = samples[NULL_REQUESTS * 9 / 10] - samples[NULL_REQUESTS / 10];
+  s->path.overhead_ms = s->path.empty_ms;
   s->path.requests = NULL_REQUESTS;
   return 0;
+}
+
+/* The same empty requests to the submission's runner, for the report only:
+ * where the runner's path costs other than the server's, the ratios carry the
+ * difference (its sandbox, its process). A runner that fails them fails its
+ * first timed request too, which says why; here it only leaves the figure
+ * out. */
+static void measure_runner_path(session *s) {
+  double spread = 0.0;
+  char note[256];
+  if (time_empty_requests(s->runner, &s->path.runner_empty_ms, &spread, note, sizeof note))
+    s->path.runner_empty_ms = NAN;
 }
 
 /* A request with work in flight costs the path more than an empty one (on
@@ -869,6 +890,7 @@ static int bench(session *s, const int *selected, const pp_device *dev, const pp
     destroy_state(s, state);
     return PP_EXIT_USAGE;
   }
+  if (s->runner) measure_runner_path(s);
   report.path = s->path;
 
   report.variants = calloc((size_t)count, sizeof *report.variants);

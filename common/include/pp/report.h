@@ -36,6 +36,7 @@ typedef struct pp_path {
   double spread_ms;   /**< their 90th percentile less their 10th */
   double work_ms;     /**< what a request with work costs more, from the trusted peer: its clock less its events */
   int requests;       /**< how many empty requests were timed; 0 when the times are the runner's own events */
+  double runner_empty_ms; /**< median of as many empty requests to the submission's runner: shown beside empty_ms, never taken off (the runner could slow them) */
 } pp_path;
 
 /** Everything one bench run measured. */
