@@ -1,8 +1,10 @@
 #!/bin/sh
 # Issue 22 (branch g22) on an H100: run from the worktree root with $OUT set.
 # Each step appends "step rc seconds" to $OUT/status; logs go under $OUT.
-# A global deadline (540 s after start) keeps the whole under 9 minutes:
-# each step gets at most its budget and never past the deadline.
+# A global deadline (DEADLINE seconds after start, default 540: one call's
+# limit) bounds the whole: each step gets at most its budget and never past
+# the deadline. Started in the background (setsid nohup, DEADLINE=1500,
+# STEPS="1 2 3 4 5 6 7"), it runs all the steps, about 25 minutes on an H100.
 set -u
 : "${OUT:?set OUT to an output folder}"
 mkdir -p "$OUT"
@@ -12,7 +14,8 @@ export CTEST_OUTPUT_ON_FAILURE=0
 { date -u; git rev-parse HEAD; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; nvcc --version | tail -2; nproc; } > "$OUT/env.txt" 2>&1
 
 # STEPS picks the steps (default "1 2 3 4"; 5 grades the solutions as one
-# whole submission, the 120 s target and the runner-start watch): a second
+# whole submission, the 120 s target and the runner-start watch; 6 grades labs
+# 01 and 05 three more times; 7 runs the samples this branch changed): a second
 # call on a warm machine finds the build done and runs what the first did not.
 STEPS=${STEPS:-1 2 3 4}
 step() {  # NAME BUDGET_S COMMAND...
@@ -41,17 +44,41 @@ step build 240 cmake --build build/check -j16 --target all fresh-mutants
 # (1) the new mechanisms' own GPU tests: poisoned shared memory, the launch-time
 # shared memory cap, reversed block indices; and the gauntlet's host tests.
 step 1-harness 40 ctest --test-dir build/check -R '^(harness\.gpu\.(poison|shared-cap|reversed)|gauntlet\.)' -j8 --output-junit "$OUT/1-harness.xml"
-# (2) the 25 fresh mutants, first run: which check caught each (caught by: ...).
+# (2) the fresh mutants: which check caught each (caught by: ...).
 step 2-fresh 130 ctest --test-dir build/check -L '^fresh$' -j8 --output-junit "$OUT/2-fresh.xml"
 # (3) the reference solutions: every grade, small-smem, large, stress, sanitizer and perf test.
 step 3-solutions 150 ctest --test-dir build/check -L '^(grade|sanitizer|perf)$' -j16 --output-junit "$OUT/3-solutions.xml"
 # (4) the shipped mutants: each must be rejected.
-step 4-mutants 300 ctest --test-dir build/check -L '^mutant$' -j12 --output-junit "$OUT/4-mutants.xml"
+step 4-mutants 420 ctest --test-dir build/check -L '^mutant$' -j12 --output-junit "$OUT/4-mutants.xml"
 # (5) one whole submission, the five reference solutions, as grading/grade
 # grades it (sandbox on, cgroups off as by default): phase times, and any
 # runner that took more than 2 s to start.
-step 5-grade 200 env CUDAARCHS=90 grading/grade solutions "$OUT/grade" --parallel 16
+step 5-grade 200 env CUDAARCHS=90 grading/grade solutions "$OUT/grade"
 grep -h "took .* s to start" "$OUT"/grade/results/*.log >> "$OUT/slow-starts.txt" 2>/dev/null
+# (6) issue 21: labs 01 and 05 graded three more times on this machine, one
+# build: how far the peer's work cost and the ratios move from run to run.
+for i in 1 2 3; do
+  step 6-perf$i 80 env CUDAARCHS=90 grading/grade solutions "$OUT/perf$i" --labs "01-dot-product 05-tiled-matmul" --build "$OUT/perf-build"
+done
+python3 - "$OUT" > "$OUT/6-perf.tsv" <<'PY' 2>/dev/null || true
+import glob, json, sys
+for f in sorted(glob.glob(sys.argv[1] + '/perf*/results/*.perf.json') + glob.glob(sys.argv[1] + '/grade/results/*.perf.json')):
+    d = json.load(open(f))
+    best = min((v for v in d['variants'] if v['correct']), key=lambda v: v['median_ms'])
+    print('\t'.join(str(x) for x in [f.split('/')[-3], d['lab'], round(d['peer']['median_ms'] / best['median_ms'], 4), best['name'],
+          d['path_empty_ms'], d.get('runner_empty_ms'), d['path_overhead_spread_ms'], d['path_work_ms'], best['event_gap_ms']]))
+PY
+rm -rf "$OUT/perf-build"
+# (7) the samples whose expectations this branch changed (lab 01's stress
+# tests), and the correct one, six at a time on one GPU lock.
+case " $STEPS " in *" 7 "*)
+  mkdir -p "$OUT/samples"
+  for e in correct/expected endless-kernel/expected exit-early/expected fake-pass/expected out-of-bounds/expected \
+           predict-seed/expected public-seed/expected public-seed/expected.at-public-seed \
+           replay-same-address/expected three-quarters/expected; do echo "tests/submissions/$e"; done |
+    timeout -k 10 $((deadline - $(date +%s))) xargs -P 6 -I{} sh -c 'e={}; d=$(dirname $e); n=$(basename $d)$(basename $e | sed "s/^expected//"); s=$(date +%s); CUDAARCHS=90 PP_GRADE_GPU_LOCK=/tmp/g22-gpu.lock sh tests/submissions/check.sh sample "$PWD" $d $e /tmp/g22-samples/$n > '"$OUT"'/samples/$n.log 2>&1; echo "7-sample-$n $? $(( $(date +%s) - s ))" >> '"$OUT"'/status'
+  ;;
+esac
 
 # Per-test verdicts from the JUnit files: name, status, seconds, the check that caught a mutant.
 for x in "$OUT"/[1234]-*.xml; do
@@ -68,7 +95,7 @@ done
 if [ -f "$OUT/2-fresh.tsv" ]; then
   total=$(wc -l < "$OUT/2-fresh.tsv")
   caught=$(awk -F'\t' '$4 != ""' "$OUT/2-fresh.tsv" | wc -l)
-  echo "fresh first-run rate: $caught of $total rejected" | tee -a "$OUT/status"
+  echo "fresh mutants: $caught of $total rejected" | tee -a "$OUT/status"
 fi
 grep -h "took .* s to start" "$OUT"/*.LastTest.log >> "$OUT/slow-starts.txt" 2>/dev/null
 echo "total $(( $(date +%s) - start )) s" >> "$OUT/status"

@@ -1,30 +1,52 @@
 /**
  * @file reversed_blocks.h
- * @brief A lab's file with its blocks' indices reversed, for the stress check.
+ * @brief A lab's file with its blocks' indices reversed and their reads of them
+ *        delayed at random, for the stress check.
  *
  * Force-included (nvcc -include) into a second build of a lab's file, the
  * `<lab>-reversed` runner of the gauntlet's stress check (cmake/Labs.cmake):
  * every `blockIdx` of the file reads blockIdx.x as gridDim.x - 1 - blockIdx.x.
- * CUDA promises nothing about the order in which a grid's blocks start, so a
- * correct kernel gives the same results either way. But GPUs start blocks in
- * index order, and a kernel that waits on a block of lower index (a look-back
- * that takes blockIdx.x as its tile rather than drawing tiles from a
- * counter) is right only because of that order. Reversed, the first blocks to
- * start wait on blocks that cannot start until they end: in a grid larger
- * than the GPU holds at once, such a kernel hangs, and the time limit (or its
- * own spin limit) catches it.
+ * CUDA promises nothing about the order in which a grid's blocks start or how
+ * fast each runs, so a correct kernel gives the same results either way. But
+ * GPUs start blocks in index order, and at nearly the same speed:
+ * - a kernel that waits on a block of lower index (a look-back that takes
+ *   blockIdx.x as its tile rather than drawing tiles from a counter) is right
+ *   only because of that order. Reversed, in a grid larger than the GPU holds
+ *   at once, the first blocks to start wait on blocks that cannot start until
+ *   they end: it hangs, and the time limit (or its own spin limit) catches it;
+ * - a kernel whose blocks overwrite what another block of the same launch has
+ *   still to read (a pass written over its own input), or that announces a
+ *   result before storing it (a ticket drawn before the partial sum it counts
+ *   is stored), is right only while no block falls behind. So, besides the
+ *   reversal, one read of the index in DELAY_ODDS sleeps for up to
+ *   DELAY_MAX_NS: the thread falls behind the others by microseconds, as a
+ *   preempted or starved block can.
  */
 #ifndef PP_REVERSED_BLOCKS_H
 #define PP_REVERSED_BLOCKS_H
 
 #include <cuda_runtime.h>
 
-/** blockIdx with x reversed within the grid (host code, which has no block index: zeros). A
- *  __host__ __device__ function, so that every file that builds as it is builds reversed too. */
+/** One read of blockIdx in PP_DELAY_ODDS sleeps (a power of two). */
+#define PP_DELAY_ODDS 64u
+/** The longest sleep, in nanoseconds. */
+#define PP_DELAY_MAX_NS 16384u
+
+/** blockIdx with x reversed within the grid; at random, late (host code, which has no block
+ *  index: zeros). A __host__ __device__ function, so that every file that builds as it is builds
+ *  reversed too. */
 static __host__ __device__ __forceinline__ uint3 pp_reversed_block_index(void) {
 #ifdef __CUDA_ARCH__
   uint3 index = blockIdx;
   index.x = gridDim.x - 1 - index.x;
+  // Which reads sleep, and how long: a hash of the block, the thread and the SM's clock, so that
+  // each launch and each read draws anew.
+  unsigned h = index.x * 0x9E3779B1u ^ (threadIdx.x + 1024u * threadIdx.y) * 0x85EBCA77u ^
+               (unsigned)clock64() * 0xC2B2AE3Du;
+  h ^= h >> 15;
+  h *= 0x2C1B3C6Du;
+  h ^= h >> 12;
+  if (h % PP_DELAY_ODDS == 0) __nanosleep(h / PP_DELAY_ODDS % PP_DELAY_MAX_NS);
   return index;
 #else
   return make_uint3(0, 0, 0);
