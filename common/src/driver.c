@@ -36,6 +36,10 @@
 /* Empty requests timed for the path's overhead (each well under 0.1 ms), after a few untimed. */
 #define NULL_REQUESTS 200
 #define NULL_WARMUP 10
+/* The path is measured again where its empty requests spread more than this
+ * (measure_path()), PATH_TRIES times in all at most. */
+#define PATH_QUIET_MS 0.05
+#define PATH_TRIES 3
 /* What a timed request does beyond an empty one, in the runner, before and
  * after the work its events enclose: two event records and a launch, a few
  * microseconds each on the host. Added to the tamper margin (time_variant()). */
@@ -772,9 +776,24 @@ static int time_empty_requests(pp_runner *path, double *median_ms, double *sprea
  * or -1 with a message (the grading's failure, not the submission's). */
 static int measure_path(session *s) {
   char note[256];
-  if (time_empty_requests(s->server, &s->path.empty_ms, &s->path.spread_ms, note, sizeof note)) {
-    printf("error: the checker's own server (its library peer's timer) failed: %s\n", note);
-    return -1;
+  /* A spread past PATH_QUIET_MS means the machine was busy while the path was
+   * measured (on an H100, 0.26 ms in one grading against 0.007-0.03 ms in the
+   * others): its median is less sure, and the cross-check allows three
+   * spreads. So it is measured again, PATH_TRIES times at most, and the
+   * quietest counts. */
+  for (int tries = 0; tries < PATH_TRIES; ++tries) {
+    double median = 0.0, spread = 0.0;
+    if (time_empty_requests(s->server, &median, &spread, note, sizeof note)) {
+      printf("error: the checker's own server (its library peer's timer) failed: %s\n", note);
+      return -1;
+    }
+    if (tries == 0 || spread < s->path.spread_ms) {
+      s->path.empty_ms = median;
+      s->path.spread_ms = spread;
+    }
+    if (s->path.spread_ms <= PATH_QUIET_MS) break;
+    printf("path: its empty requests spread %.4f ms, more than %.4f ms: timed again\n", spread,
+           PATH_QUIET_MS);
   }
   s->path.overhead_ms = s->path.empty_ms;
   s->path.requests = NULL_REQUESTS;
