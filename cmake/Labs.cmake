@@ -19,8 +19,10 @@
 #                                 to repeat in every test, one past 2^32 elements in each
 #                                 array whose index can pass it
 #   <lab>.stress.<variant>        (STRESS variants: those whose blocks exchange results within
-#                                 one launch) many short runs beside an interfering kernel,
-#                                 of the file built with its blocks' indices reversed
+#                                 one launch, or whose passes must not overwrite what another
+#                                 block still reads) many short runs beside an interfering
+#                                 kernel, of the file built with its blocks' indices reversed
+#                                 and some of its threads late
 # and <lab>.perf: one timed run; the last variant must beat the first by
 # MIN_SPEEDUP (a generous ratio, never a time).
 # pp_add_crosscheck() adds <lab>.crosscheck: the grader's GPU side against its CPU side.
@@ -73,13 +75,14 @@ option(PP_FRESH_MUTANTS
 #               repeats elements, which exact data shows, and each dataset costs seconds)
 #   stress      hundreds of short runs, small sizes and sizes of several waves of blocks, each
 #               beside a kernel that keeps the GPU busy and its L2 thrashed, each checked
-#               (--stress; docs/grading.md, "Stress"): for bugs of memory order between the
-#               blocks of one launch, which an idle GPU hides; only on STRESS_DATASET where
-#               given (an exact one). It runs the file built with its blocks' indices
-#               reversed (pp/reversed_blocks.h, the runner <lab>-reversed): a kernel that
-#               waits on a block of lower index (a look-back keyed on blockIdx.x) is right
-#               only because GPUs start blocks in index order; reversed, in a grid larger
-#               than the GPU holds, it hangs, and its own spin limit or the launch's 3 s limit
+#               (--stress; docs/grading.md, "Stress"): for bugs of order between the blocks
+#               of one launch (memory order, a pass written in place), which an idle GPU
+#               hides; only on STRESS_DATASET where given (an exact one). It runs the file
+#               built with its blocks' indices reversed and some threads' reads of them
+#               late (pp/reversed_blocks.h, the runner <lab>-reversed): a kernel that waits
+#               on a block of lower index (a look-back keyed on blockIdx.x) is right only
+#               because GPUs start blocks in index order; reversed, in a grid larger than
+#               the GPU holds, it hangs, and its own spin limit or the launch's 3 s limit
 #               (with a runner) catches it                                 (per variant)
 # Sets in the caller's scope PP_CHECKS, the names in order, and for each check
 # C: PP_CHECK_<C>_ARGS, the runner's arguments; PP_CHECK_<C>_TOOL,
@@ -128,7 +131,7 @@ function(pp_gauntlet)
     list(APPEND checks stress)
     # 3 s a launch with a runner (10 by default): a reversed kernel that hangs
     # costs its test 3 s, not 10; a stress run takes milliseconds. At most 300
-    # runs, not the driver's 1000: 17 variants are stressed in a grading that
+    # runs, not the driver's 1000: 15 variants are stressed in a grading that
     # must end within 120 s.
     set(args --stress --timeout 3 --stress-runs 300)
     if(ARG_STRESS_DATASET)

@@ -18,18 +18,19 @@
  *   still to read (a pass written over its own input), or that announces a
  *   result before storing it (a ticket drawn before the partial sum it counts
  *   is stored), is right only while no block falls behind. So, besides the
- *   reversal, one read of the index in DELAY_ODDS sleeps for up to
- *   DELAY_MAX_NS: the thread falls behind the others by microseconds, as a
- *   preempted or starved block can.
+ *   reversal, one read of the index in PP_DELAY_ODDS, per thread, sleeps for
+ *   up to about PP_DELAY_MAX_NS: the thread falls behind the others by
+ *   microseconds, as a preempted or starved block can.
  */
 #ifndef PP_REVERSED_BLOCKS_H
 #define PP_REVERSED_BLOCKS_H
 
 #include <cuda_runtime.h>
 
-/** One read of blockIdx in PP_DELAY_ODDS sleeps (a power of two). */
-#define PP_DELAY_ODDS 64u
-/** The longest sleep, in nanoseconds. */
+/** One read of blockIdx in PP_DELAY_ODDS, per thread, sleeps (a power of two): a warp then
+ *  waits for its sleeping thread in about one read in eight. */
+#define PP_DELAY_ODDS 256u
+/** The longest sleep asked for, in nanoseconds (__nanosleep's time is approximate). */
 #define PP_DELAY_MAX_NS 16384u
 
 /** blockIdx with x reversed within the grid; at random, late (host code, which has no block
