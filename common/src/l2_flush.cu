@@ -22,3 +22,17 @@ extern "C" void pp_empty_launch(void) {
   empty_kernel<<<1, 1>>>();
   PP_CHECK_LAUNCH();
 }
+
+// One thread that reads the GPU's nanosecond clock until ns have passed.
+__global__ void hold_kernel(unsigned long long ns) {
+  unsigned long long start, now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  } while (now - start < ns);
+}
+
+extern "C" void pp_hold_launch(double ms) {
+  hold_kernel<<<1, 1>>>((unsigned long long)(ms * 1e6));
+  PP_CHECK_LAUNCH();
+}

@@ -1,5 +1,5 @@
 /* Internal to the harness: the kernels behind the timer: pp_flush_l2()'s, and
- * the empty one of the checker's path overhead (remote.c). */
+ * the empty and the holding one of the checker's path overhead (remote.c). */
 #ifndef PP_L2_FLUSH_H
 #define PP_L2_FLUSH_H
 
@@ -14,6 +14,9 @@ void pp_l2_flush_launch(float *buffer, size_t count);
 
 /* Enqueues a kernel that does nothing. */
 void pp_empty_launch(void);
+
+/* Enqueues a kernel of one thread that keeps running for @p ms milliseconds. */
+void pp_hold_launch(double ms);
 
 #ifdef __cplusplus
 }

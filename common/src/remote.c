@@ -30,15 +30,20 @@
  * so that a GPU that keeps new contexts waiting shows in the logs. */
 #define START_LIMIT_S 30.0
 #define START_NOTED_S 2.0
+/* After answering a request on the checker's clock, the runner waits for the
+ * next one awake this long (wait_readable()): the timed requests of a window
+ * come milliseconds apart, and their waits count. */
+#define SERVE_SPIN_S 0.05
 /* Output of the runner shown at most (the rest is counted, not shown). */
 #define OUTPUT_LINES 200
-enum op { OP_HELLO, OP_SHARE, OP_UNSHARE, OP_LAUNCH, OP_TIME, OP_STRESS, OP_NULL, OP_QUIT };
+enum op { OP_HELLO, OP_SHARE, OP_UNSHARE, OP_LAUNCH, OP_TIME, OP_STRESS, OP_NULL, OP_HOLD, OP_QUIT };
 
 typedef struct request {
   int32_t op, variant, dataset, count; /* count: buffers that follow OP_SHARE */
   int32_t shared_cap; /* OP_HELLO: the checker's cap on pp_shared_memory_per_block(), or 0 */
   int32_t poison;     /* OP_HELLO: the checker's pp_shared_poison() */
   uint64_t seed;      /* OP_STRESS: the run's seed, which shapes the interference */
+  double hold_ms;     /* OP_HOLD: how long its kernel keeps the GPU */
   pp_size size;
 } request;
 
@@ -60,6 +65,7 @@ struct pp_runner {
   int table_differs;
   char table_note[256];
   int shared;  /* the state below has been sent to the running process */
+  int clocked; /* a request on the checker's clock is in flight: its reply is awaited awake */
   pp_size size;
   pp_shared_buffer *buffers;
   int buffer_count;
@@ -83,19 +89,33 @@ static int send_all(int fd, const void *data, size_t bytes) {
   return 0;
 }
 
-/* Reads exactly @p bytes; waits until @p deadline (seconds, now_s clock) or forever if 0.
- * Returns 0, -1 at end of stream or error, -2 when the deadline passed. */
-static int recv_all(int fd, void *data, size_t bytes, double deadline) {
+/* Waits until @p fd is readable: polling without sleeping until @p spin_until,
+ * then sleeping in poll() until @p deadline (0: for ever). A timed request is
+ * waited for this way at both ends: a thread that sleeps through the wait can
+ * wake late (the scheduler, the processor's idle states), and the checker's
+ * clock would count that as the work's.
+ * Returns 0 when readable (or when poll() fails: the read then says why), -2
+ * when the deadline passed. */
+static int wait_readable(int fd, double deadline, double spin_until) {
+  for (;;) {
+    double now = now_s();
+    if (deadline > 0 && now >= deadline) return -2;
+    int spinning = now < spin_until;
+    int wait_ms = spinning ? 0 : deadline > 0 ? (int)((deadline - now) * 1000) + 1 : -1;
+    struct pollfd pfd = {fd, POLLIN, 0};
+    int ready = poll(&pfd, 1, wait_ms);
+    if (ready > 0 || (ready < 0 && errno != EINTR)) return 0;
+    if (ready == 0 && !spinning) return -2;
+  }
+}
+
+/* Reads exactly @p bytes, waiting as wait_readable() does. Returns 0, -1 at
+ * end of stream or error, -2 when the deadline passed. */
+static int recv_all(int fd, void *data, size_t bytes, double deadline, double spin_until) {
   char *p = data;
   while (bytes) {
-    if (deadline > 0) {
-      double left = deadline - now_s();
-      if (left <= 0) return -2;
-      struct pollfd pfd = {fd, POLLIN, 0};
-      int ready = poll(&pfd, 1, (int)(left * 1000) + 1);
-      if (ready < 0 && errno == EINTR) continue;
-      if (ready == 0) return -2;
-    }
+    int waited = wait_readable(fd, deadline, spin_until);
+    if (waited) return waited;
     ssize_t n = recv(fd, p, bytes, 0);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return -1;
@@ -181,7 +201,8 @@ static int ask(pp_runner *r, const request *q, const void *extra, size_t extra_b
                double timeout_s, const char *doing, char *note, size_t len) {
   int got = send_all(r->socket, q, sizeof *q);
   if (!got && extra_bytes) got = send_all(r->socket, extra, extra_bytes);
-  if (!got) got = recv_all(r->socket, a, sizeof *a, now_s() + timeout_s);
+  double deadline = now_s() + timeout_s;
+  if (!got) got = recv_all(r->socket, a, sizeof *a, deadline, r->clocked ? deadline : 0.0);
   if (got) describe_end(r, got, timeout_s, doing, note, len);
   return got;
 }
@@ -228,7 +249,7 @@ static int start(pp_runner *r, char *note, size_t len) {
   int count = r->problem->variant_count();
   char (*names)[NAME_BYTES] = calloc((size_t)(a.count > 0 ? a.count : 1), NAME_BYTES);
   int got = a.count >= 0 && a.count < 1000
-                ? recv_all(r->socket, names, (size_t)a.count * NAME_BYTES, began + limit)
+                ? recv_all(r->socket, names, (size_t)a.count * NAME_BYTES, began + limit, 0.0)
                 : -1;
   if (got) {
     free(names);
@@ -324,9 +345,11 @@ static int clocked_request(pp_runner *r, request *q, reply *a, const char *doing
   if (got) return got;
   pp_flush_l2();
   PP_CHECK(cudaDeviceSynchronize());
+  r->clocked = 1;
   double start = now_s();
   got = run_request(r, q, a, r->timeout_s, doing, note, len);
   *wall_ms = (now_s() - start) * 1e3;
+  r->clocked = 0;
   return got;
 }
 
@@ -343,6 +366,15 @@ int pp_runner_null(pp_runner *r, double *wall_ms, char *note, size_t len) {
   request q = {.op = OP_NULL};
   reply a;
   return clocked_request(r, &q, &a, "while answering an empty request", wall_ms, note, len);
+}
+
+int pp_runner_hold(pp_runner *r, double hold_ms, double *wall_ms, double *event_ms, char *note,
+                   size_t len) {
+  request q = {.op = OP_HOLD, .hold_ms = hold_ms};
+  reply a;
+  int got = clocked_request(r, &q, &a, "while holding the GPU", wall_ms, note, len);
+  if (!got) *event_ms = a.event_ms;
+  return got;
 }
 
 int pp_runner_stress(pp_runner *r, int variant, int dataset, uint64_t seed, char *note, size_t len) {
@@ -402,6 +434,10 @@ int pp_runner_stop(pp_runner *r, FILE *out) {
 
 /* ---- the runner's side ---- */
 
+static void hold_work(void *ms) {
+  pp_hold_launch(*(const double *)ms);
+}
+
 int pp_serve(const pp_problem *p) {
   struct stat st;
   if (fstat(SERVE_FD, &st) || !S_ISSOCK(st.st_mode)) {
@@ -411,11 +447,13 @@ int pp_serve(const pp_problem *p) {
     return PP_EXIT_USAGE;
   }
   void *state = NULL;
+  double spin_until = 0.0;
   for (;;) {
     request q;
     reply a;
     memset(&a, 0, sizeof a);
-    if (recv_all(SERVE_FD, &q, sizeof q, 0)) return PP_EXIT_FAIL; /* the checker is gone */
+    if (recv_all(SERVE_FD, &q, sizeof q, 0.0, spin_until))
+      return PP_EXIT_FAIL; /* the checker is gone */
     int error = 0; /* 2: the context is lost, the runner ends after replying */
     switch (q.op) {
     case OP_HELLO: {
@@ -434,7 +472,7 @@ int pp_serve(const pp_problem *p) {
     }
     case OP_SHARE: {
       pp_shared_buffer *list = malloc((size_t)(q.count > 0 ? q.count : 1) * sizeof *list);
-      if (q.count < 0 || recv_all(SERVE_FD, list, (size_t)q.count * sizeof *list, 0))
+      if (q.count < 0 || recv_all(SERVE_FD, list, (size_t)q.count * sizeof *list, 0.0, 0.0))
         return PP_EXIT_FAIL;
       if (state) p->destroy(state);
       pp_share_import(list, q.count);
@@ -480,6 +518,13 @@ int pp_serve(const pp_problem *p) {
       error = pp_launch_error(a.note, sizeof a.note);
       a.status = error != 0;
       break;
+    case OP_HOLD:
+      /* What a request costs beyond an empty one while a kernel runs: the
+       * checker's server times one that holds the GPU as long as the peer. */
+      a.event_ms = pp_time_events(hold_work, &q.hold_ms);
+      error = pp_launch_error(a.note, sizeof a.note);
+      a.status = error != 0;
+      break;
     case OP_QUIT:
       if (state) p->destroy(state);
       return PP_EXIT_PASS;
@@ -487,5 +532,6 @@ int pp_serve(const pp_problem *p) {
       return PP_EXIT_FAIL;
     }
     if (send_all(SERVE_FD, &a, sizeof a) || error == 2) return PP_EXIT_FAIL;
+    if (q.op == OP_TIME || q.op == OP_NULL || q.op == OP_HOLD) spin_until = now_s() + SERVE_SPIN_S;
   }
 }

@@ -75,9 +75,9 @@ void pp_report_print(FILE *out, const pp_report *report) {
   if (report->path.requests)
     fprintf(out, "timed by the checker's clock around each request, each on inputs from a fresh seed;\n"
                  "path overhead %.4f ms taken off (median of %d empty requests %.4f ms, spread %.4f ms;\n"
-                 "the peer's clock less its own events %+.4f ms; the runner's empty requests %.4f ms)\n",
+                 "with a kernel of %.3f ms in flight %+.4f ms more; the runner's empty requests %.4f ms)\n",
             report->path.overhead_ms, report->path.requests, report->path.empty_ms, report->path.spread_ms,
-            report->path.work_ms, report->path.runner_empty_ms);
+            report->path.hold_ms, report->path.work_ms, report->path.runner_empty_ms);
   fputc('\n', out);
 
   int name_width = 16;
@@ -193,6 +193,7 @@ static void json_report(FILE *f, const pp_report *report) {
   number_field(f, "path_overhead_spread_ms", report->path.requests ? report->path.spread_ms : NAN);
   number_field(f, "path_empty_ms", report->path.requests ? report->path.empty_ms : NAN);
   number_field(f, "path_work_ms", report->path.requests ? report->path.work_ms : NAN);
+  number_field(f, "path_hold_ms", report->path.requests ? report->path.hold_ms : NAN);
   number_field(f, "runner_empty_ms", report->path.requests ? report->path.runner_empty_ms : NAN);
   json_key(f, "cpu", 0);
   json_result(f, report, &report->cpu);

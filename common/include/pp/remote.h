@@ -117,6 +117,22 @@ int pp_runner_time(pp_runner *runner, int variant, int dataset, double *wall_ms,
 int pp_runner_null(pp_runner *runner, double *wall_ms, char *note, size_t len);
 
 /**
+ * Times a request whose kernel (the harness's own, one thread) holds the GPU
+ * for @p hold_ms, as pp_runner_time() times a launch: with its clock less the
+ * empty requests' and the kernel's events, what a request with work in flight
+ * costs beyond an empty one. For the checker's own server only.
+ * @param runner   the runner
+ * @param hold_ms  how long the kernel runs
+ * @param wall_ms  receives the checker's measurement
+ * @param event_ms receives the server's CUDA event time of the kernel
+ * @param note     receives what went wrong
+ * @param len      size of @p note
+ * @return as pp_runner_launch()
+ */
+int pp_runner_hold(pp_runner *runner, double hold_ms, double *wall_ms, double *event_ms, char *note,
+                   size_t len);
+
+/**
  * Has the runner launch @p variant once beside the interference kernel of
  * `--stress` (pp_stress_launch(): the kernel runs in the runner's process,
  * since kernels of two processes do not run at the same time) and wait for
