@@ -35,7 +35,10 @@
  * With --mutant (the file holds a planted bug): 0 when a check rejects it
  * ("caught by: NAME"); 1 when it survives every check ("survived every
  * check"), or when a check gives no verdict (a crash is not a rejection: the
- * grader must say no); 77 when it survives the checks that ran while some
+ * grader must say no; a check without a tool whose process dies of a signal
+ * runs again with the file in a runner process, RUNNER ARGUMENT... -- RUNNER,
+ * as grading runs it, and the checker's verdict on that counts); 77 when it
+ * survives the checks that ran while some
  * could not run here (compute-sanitizer not found, a size too large for this
  * GPU). That is a skip, not a pass: a survivor is never reported as caught,
  * and CTest counts the test as skipped, naming what did not run, rather than
@@ -153,6 +156,19 @@ static char **check_command(const gauntlet *g, const check *c) {
   n = add_sanitizer(argv, n, g, c);
   argv[n++] = runner;
   for (int i = 0; i < c->arg_count; ++i) argv[n++] = c->args[i];
+  return argv;
+}
+
+/* RUNNER ARGUMENT... -- RUNNER: the file's variants in a runner process of
+ * their own, judged by a checker, as grading runs them. */
+static char **split_command(const gauntlet *g, const check *c) {
+  char **argv = calloc((size_t)c->arg_count + 4, sizeof *argv);
+  int n = 0;
+  char *runner = (char *)(c->runner ? c->runner : g->runner);
+  argv[n++] = runner;
+  for (int i = 0; i < c->arg_count; ++i) argv[n++] = c->args[i];
+  argv[n++] = "--";
+  argv[n++] = runner;
   return argv;
 }
 
@@ -295,6 +311,17 @@ static outcome run_check(gauntlet *g, int index, char *why, size_t len) {
   int summary;
   int status = run(argv, &summary);
   free(argv);
+  if (g->mutant && !c->tool && status >= 0 && WIFSIGNALED(status)) {
+    /* The file's own code may have killed the process it shares with the
+     * grader, which is no verdict. Graded, that code runs in a runner of its
+     * own, and the checker judges what it did: the check runs again so. */
+    printf("pp-gauntlet: %s died of signal %d; again with the file in a runner, as graded\n",
+           c->name, WTERMSIG(status));
+    argv = split_command(g, c);
+    print_command(c->name, argv);
+    status = run(argv, &summary);
+    free(argv);
+  }
   int code = status >= 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   if (c->tool && (code == PASS || code == FAIL || code == SANITIZER_ERRORS) && !summary) {
     snprintf(why, len, "compute-sanitizer did not finish (exit %d and no summary)", code);
