@@ -256,12 +256,11 @@ endfunction()
 # lock by <kind>, and ends whatever of the submission is left when the test
 # ends. <kind> says what the test may run beside: host (needs no GPU), quick
 # (the sanitizers' small sizes), sweep (the grader's sizes, a few GiB), large
-# (most of the GPU's memory) or timed. CTest runs the timed ones alone
-# (RUN_SERIAL) after every other test of the lab (DEPENDS), a large one with
-# no sweep beside it (RESOURCE_GROUPS). CTest starts the highest COST first:
-# the large ones, one after another beside the quick ones (no sweep can start
-# while one runs, and started last they ran alone), then the quick ones (the
-# longest). grading-tests.txt lists
+# (up to 34 GiB of the GPU's memory) or timed. CTest runs the timed ones alone
+# (RUN_SERIAL) after every other test of the lab (DEPENDS), and never two
+# large ones together (RESOURCE_GROUPS). CTest starts the highest COST first:
+# the large ones, one after another beside the others (started last, they ran
+# alone), then the quick ones (the longest). grading-tests.txt lists
 # the tests, "test TAB lab TAB name TAB kind", in this order, for grading/grade.
 function(pp_submission_test lab name timeout kind)
   add_test(NAME ${name}
@@ -271,9 +270,11 @@ function(pp_submission_test lab name timeout kind)
   list(JOIN PP_SANDBOX_SYSTEM ":" system)
   set_tests_properties(${name} PROPERTIES LABELS "${lab};submission;${kind}" SKIP_RETURN_CODE 77
                        ENVIRONMENT "PP_SANDBOX_SYSTEM=${system}")
-  # A large test takes most of the GPU's memory: grading/grade gives CTest a
-  # resource spec (grading-resources.json) of 1000 slots of it, of which a
-  # sweep takes one and a large test all.
+  # A large test takes up to 34 GiB of the GPU's memory: grading/grade gives
+  # CTest a resource spec (grading-resources.json) of 1000 slots of it, of
+  # which a sweep takes one and a large test 600, so that two large tests never
+  # run together and sweeps run beside one. A test that skipped a size or failed
+  # for want of memory beside the others runs again alone (grading/grade).
   if(kind STREQUAL "timed")
     get_property(before GLOBAL PROPERTY PP_SUBMISSION_TESTS_${lab})
     set_tests_properties(${name} PROPERTIES RUN_SERIAL ON DEPENDS "${before}")
@@ -281,7 +282,7 @@ function(pp_submission_test lab name timeout kind)
     set_property(GLOBAL APPEND PROPERTY PP_SUBMISSION_TESTS_${lab} ${name})
   endif()
   if(kind STREQUAL "large")
-    set_tests_properties(${name} PROPERTIES RESOURCE_GROUPS "gpu_memory:1000" COST 1000)
+    set_tests_properties(${name} PROPERTIES RESOURCE_GROUPS "gpu_memory:600" COST 1000)
   elseif(kind STREQUAL "sweep")
     set_tests_properties(${name} PROPERTIES RESOURCE_GROUPS "gpu_memory:1")
   elseif(kind STREQUAL "quick")
