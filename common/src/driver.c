@@ -816,20 +816,18 @@ static void measure_runner_path(session *s) {
     s->path.runner_empty_ms = NAN;
 }
 
-/* A request with work in flight costs the path more than an empty one (on
- * an H100: 0.01 to 0.2 ms more, from lab to lab and run to run), for the peer
- * and the variants alike; left in, it pulls every ratio toward 1. The
+/* A request with work in flight costs the path more than an empty one, for
+ * the peer and the variants alike; left in, it pulls every ratio toward 1. The
  * checker's server measures it: HOLD_REQUESTS requests whose kernel, the
  * harness's own, holds the GPU as long as the peer's events did, each timed as
  * a variant is. The median of their clock less the empty requests' and their
- * events joins the overhead taken off every time. Not the peer's own clock
- * less its events: on one H100 that moved from 0.03 to 0.44 ms between
- * gradings (cuBLAS sdot), while the variants' stayed within 0.02 to 0.06 ms.
- * The peer runs in the trusted server, so its events are the truth for it:
- * its times become its events'. Returns 0, or -1 with a message. */
+ * events joins the overhead taken off every time, the peer's too, which was
+ * timed before it was known. Not the peer's own clock less its events: on one
+ * H100 that moved from 0.03 to 0.44 ms between gradings (cuBLAS sdot), while
+ * the variants' stayed within 0.02 to 0.06 ms. Returns 0, or -1 with a
+ * message. */
 static int measure_work_cost(session *s, pp_result *peer) {
-  double own = peer->event_gap_ms;
-  double hold_ms = peer->time.median_ms - own;
+  double hold_ms = peer->time.median_ms - peer->event_gap_ms; /* about its events' median */
   if (!(hold_ms > HOLD_MIN_MS)) hold_ms = HOLD_MIN_MS;
   double extra[HOLD_REQUESTS];
   char note[256];
@@ -841,13 +839,14 @@ static int measure_work_cost(session *s, pp_result *peer) {
     }
     if (i >= 0) extra[i] = wall - s->path.empty_ms - event;
   }
+  double work = pp_median(extra, HOLD_REQUESTS); /* sorts */
   s->path.hold_ms = hold_ms;
-  s->path.work_ms = pp_median(extra, HOLD_REQUESTS); /* sorts */
-  s->path.overhead_ms += s->path.work_ms;
-  peer->time.median_ms -= own;
-  peer->time.min_ms -= own;
-  peer->time.max_ms -= own;
-  peer->event_gap_ms = 0.0;
+  s->path.work_ms = work;
+  s->path.overhead_ms += work;
+  peer->time.median_ms -= work;
+  peer->time.min_ms -= work;
+  peer->time.max_ms -= work;
+  peer->event_gap_ms -= work;
   return 0;
 }
 

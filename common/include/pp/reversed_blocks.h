@@ -20,7 +20,10 @@
  *   is stored), is right only while no block falls behind. So, besides the
  *   reversal, one read of the index in PP_DELAY_ODDS, per thread, sleeps for
  *   up to about PP_DELAY_MAX_NS: the thread falls behind the others by
- *   microseconds, as a preempted or starved block can.
+ *   microseconds, as a preempted or starved block can. In block 0, the one a
+ *   pass written over its own input needs first (it reads what blocks 1, 2,
+ *   ... store), one read in PP_DELAY_ODDS_FIRST does: when a launch's blocks
+ *   all fit on the GPU at once, reversal alone hardly delays it.
  */
 #ifndef PP_REVERSED_BLOCKS_H
 #define PP_REVERSED_BLOCKS_H
@@ -30,6 +33,8 @@
 /** One read of blockIdx in PP_DELAY_ODDS, per thread, sleeps (a power of two): a warp then
  *  waits for its sleeping thread in about one read in eight. */
 #define PP_DELAY_ODDS 256u
+/** The same odds in block 0 (after reversal): some of its threads are late in nearly every launch. */
+#define PP_DELAY_ODDS_FIRST 4u
 /** The longest sleep asked for, in nanoseconds (__nanosleep's time is approximate). */
 #define PP_DELAY_MAX_NS 16384u
 
@@ -47,7 +52,8 @@ static __host__ __device__ __forceinline__ uint3 pp_reversed_block_index(void) {
   h ^= h >> 15;
   h *= 0x2C1B3C6Du;
   h ^= h >> 12;
-  if (h % PP_DELAY_ODDS == 0) __nanosleep(h / PP_DELAY_ODDS % PP_DELAY_MAX_NS);
+  unsigned odds = index.x == 0 ? PP_DELAY_ODDS_FIRST : PP_DELAY_ODDS;
+  if (h % odds == 0) __nanosleep(h / odds % PP_DELAY_MAX_NS);
   return index;
 #else
   return make_uint3(0, 0, 0);
