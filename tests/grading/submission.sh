@@ -188,6 +188,12 @@ EOF
     if [ "$most" -lt 2 ] || [ "$most" -gt 3 ]; then
       fail "with --parallel 3, $most tests ran at once"
     fi
+    # A large test takes more than half of the 1000 GPU-memory slots (two never run
+    # together) and leaves room for the sweeps of the other lanes beside it.
+    slots=$(grep -rh '[.]large]=] PROPERTIES' "$out/build" --include=CTestTestfile.cmake |
+      sed -n 's/.*RESOURCE_GROUPS "gpu_memory:\([0-9]*\)".*/\1/p' | head -1)
+    [ -n "$slots" ] && [ $((2 * slots)) -gt 1000 ] && [ $((slots + 7)) -le 1000 ] ||
+      fail "the large test takes ${slots:-no} of the 1000 GPU-memory slots: two could run together, or no sweep beside it"
     # The timed test ran alone, after every other test; the large one among the first.
     ! grep -qx 'beside 01-dot-product.perf' "$work/overlaps" || fail "the timed test ran beside another"
     [ "$(tail -1 "$work/events")" = "end 01-dot-product.perf" ] || fail "the timed test was not the last"
@@ -217,7 +223,7 @@ EOF
     for name in $(listed); do
       [ "$(runs "$name")" -eq 1 ] || fail "with --parallel 1, $name ran $(runs "$name") times"
     done
-    echo "tests ran side by side, the large first, the timed alone and last, and a failure beside others again alone" ;;
+    echo "tests ran side by side, the large among the first, the timed alone and last, and a failure beside others again alone" ;;
 
   *) fail "unknown group $group" ;;
 esac

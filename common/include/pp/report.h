@@ -35,7 +35,7 @@ typedef struct pp_path {
   double empty_ms;    /**< median of the empty requests */
   double spread_ms;   /**< their 90th percentile less their 10th */
   double work_ms;     /**< what a request with work costs more: the checker's requests that hold the GPU for hold_ms, their clock less empty_ms and their events */
-  double hold_ms;     /**< how long those requests held the GPU: the peer's event time */
+  double hold_ms;     /**< how long those requests held the GPU: about the peer's event time (its median time less its median gap), 0.1 ms at least */
   int requests;       /**< how many empty requests were timed; 0 when the times are the runner's own events */
   double runner_empty_ms; /**< median of as many empty requests to the submission's runner: shown beside empty_ms, never taken off (the runner could slow them) */
 } pp_path;
