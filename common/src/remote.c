@@ -338,43 +338,39 @@ int pp_runner_launch(pp_runner *r, int variant, int dataset, char *note, size_t 
 
 /* The checker's clock around one request and its reply: started once the
  * runner is ready and the L2 cache is flushed (in this process, waited for),
- * so that it holds the request, the runner's work and the reply only. */
-static int clocked_request(pp_runner *r, request *q, reply *a, const char *doing, double *wall_ms,
-                           char *note, size_t len) {
+ * so that it holds the request, the runner's work and the reply only; @p event_ms,
+ * where given, gets the runner's own event time of the work. */
+static int clocked_request(pp_runner *r, request *q, const char *doing, double *wall_ms,
+                           double *event_ms, char *note, size_t len) {
   int got = ready(r, note, len);
   if (got) return got;
   pp_flush_l2();
   PP_CHECK(cudaDeviceSynchronize());
+  reply a;
   r->clocked = 1;
   double start = now_s();
-  got = run_request(r, q, a, r->timeout_s, doing, note, len);
+  got = run_request(r, q, &a, r->timeout_s, doing, note, len);
   *wall_ms = (now_s() - start) * 1e3;
   r->clocked = 0;
+  if (!got && event_ms) *event_ms = a.event_ms;
   return got;
 }
 
 int pp_runner_time(pp_runner *r, int variant, int dataset, double *wall_ms, double *event_ms,
                    char *note, size_t len) {
   request q = {.op = OP_TIME, .variant = variant, .dataset = dataset};
-  reply a;
-  int got = clocked_request(r, &q, &a, "while timing it", wall_ms, note, len);
-  if (!got) *event_ms = a.event_ms;
-  return got;
+  return clocked_request(r, &q, "while timing it", wall_ms, event_ms, note, len);
 }
 
 int pp_runner_null(pp_runner *r, double *wall_ms, char *note, size_t len) {
   request q = {.op = OP_NULL};
-  reply a;
-  return clocked_request(r, &q, &a, "while answering an empty request", wall_ms, note, len);
+  return clocked_request(r, &q, "while answering an empty request", wall_ms, NULL, note, len);
 }
 
 int pp_runner_hold(pp_runner *r, double hold_ms, double *wall_ms, double *event_ms, char *note,
                    size_t len) {
   request q = {.op = OP_HOLD, .hold_ms = hold_ms};
-  reply a;
-  int got = clocked_request(r, &q, &a, "while holding the GPU", wall_ms, note, len);
-  if (!got) *event_ms = a.event_ms;
-  return got;
+  return clocked_request(r, &q, "while holding the GPU", wall_ms, event_ms, note, len);
 }
 
 int pp_runner_stress(pp_runner *r, int variant, int dataset, uint64_t seed, char *note, size_t len) {

@@ -136,13 +136,15 @@ static char **probe_command(const gauntlet *g, const check *c) {
 }
 
 /* [sanitizer] RUNNER ARGUMENT...; with a checker, CHECKER ARGUMENT... --
- * [sh SANDBOX run --ro RUNNER --] [sanitizer] RUNNER. NULL-terminated. */
-static char **check_command(const gauntlet *g, const check *c) {
+ * [sh SANDBOX run --ro RUNNER --] [sanitizer] RUNNER. CHECKER is @p checker
+ * (g->checker, or the runner itself: its variants then run in a process of
+ * their own, as graded). NULL-terminated. */
+static char **check_command(const gauntlet *g, const check *c, const char *checker) {
   char **argv = calloc((size_t)c->arg_count + MAX_TOOL_ARGS + 16, sizeof *argv);
   int n = 0;
   char *runner = (char *)(c->runner ? c->runner : g->runner);
-  if (g->checker) {
-    argv[n++] = (char *)g->checker;
+  if (checker) {
+    argv[n++] = (char *)checker;
     for (int i = 0; i < c->arg_count; ++i) argv[n++] = c->args[i];
     argv[n++] = "--";
     if (g->sandbox) {
@@ -156,19 +158,6 @@ static char **check_command(const gauntlet *g, const check *c) {
   n = add_sanitizer(argv, n, g, c);
   argv[n++] = runner;
   for (int i = 0; i < c->arg_count; ++i) argv[n++] = c->args[i];
-  return argv;
-}
-
-/* RUNNER ARGUMENT... -- RUNNER: the file's variants in a runner process of
- * their own, judged by a checker, as grading runs them. */
-static char **split_command(const gauntlet *g, const check *c) {
-  char **argv = calloc((size_t)c->arg_count + 4, sizeof *argv);
-  int n = 0;
-  char *runner = (char *)(c->runner ? c->runner : g->runner);
-  argv[n++] = runner;
-  for (int i = 0; i < c->arg_count; ++i) argv[n++] = c->args[i];
-  argv[n++] = "--";
-  argv[n++] = runner;
   return argv;
 }
 
@@ -297,7 +286,7 @@ static outcome run_check(gauntlet *g, int index, char *why, size_t len) {
     for (int i = index; i < g->count; ++i)
       if (g->checks[i].tool && !strcmp(g->checks[i].tool, c->tool)) g->sanitizer_ready[i] = 1;
   }
-  char **argv = check_command(g, c);
+  char **argv = check_command(g, c, g->checker);
   print_command(c->name, argv);
   if (g->checker) {
     /* A graded test: the checker's verdict is the test's; grading/grade's time
@@ -317,7 +306,7 @@ static outcome run_check(gauntlet *g, int index, char *why, size_t len) {
      * own, and the checker judges what it did: the check runs again so. */
     printf("pp-gauntlet: %s died of signal %d; again with the file in a runner, as graded\n",
            c->name, WTERMSIG(status));
-    argv = split_command(g, c);
+    argv = check_command(g, c, c->runner ? c->runner : g->runner);
     print_command(c->name, argv);
     status = run(argv, &summary);
     free(argv);
