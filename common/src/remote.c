@@ -31,9 +31,10 @@
 #define START_LIMIT_S 30.0
 #define START_NOTED_S 2.0
 /* After answering a request on the checker's clock, the runner waits for the
- * next one awake this long (wait_readable()): the timed requests of a window
- * come milliseconds apart, and their waits count. */
-#define SERVE_SPIN_S 0.05
+ * next one awake this long (wait_readable()): between the timed requests of a
+ * window the checker fills and checks (tens of milliseconds at the timed
+ * sizes), and a runner asleep when the next one comes wakes on its clock. */
+#define SERVE_SPIN_S 1.0
 /* Output of the runner shown at most (the rest is counted, not shown). */
 #define OUTPUT_LINES 200
 enum op { OP_HELLO, OP_SHARE, OP_UNSHARE, OP_LAUNCH, OP_TIME, OP_STRESS, OP_NULL, OP_HOLD, OP_QUIT };

@@ -72,12 +72,17 @@ void pp_report_print(FILE *out, const pp_report *report) {
           d->driver_version % 1000 / 10, d->runtime_version / 1000, d->runtime_version % 1000 / 10);
   fprintf(out, "copy %.0f GB/s measured device-to-device (read + write); %.0f GB/s theoretical\n",
           report->copy_gbps, d->theoretical_gbps);
-  if (report->path.requests)
+  if (report->path.requests) {
+    char work[96] = "no kernel in flight measured (the peer did not run)";
+    if (isfinite(report->path.work_ms))
+      snprintf(work, sizeof work, "with a kernel of %.3f ms in flight %+.4f ms more", report->path.hold_ms,
+               report->path.work_ms);
     fprintf(out, "timed by the checker's clock around each request, each on inputs from a fresh seed;\n"
                  "path overhead %.4f ms taken off (median of %d empty requests %.4f ms, spread %.4f ms;\n"
-                 "with a kernel of %.3f ms in flight %+.4f ms more; the runner's empty requests %.4f ms)\n",
+                 "%s; the runner's empty requests %.4f ms)\n",
             report->path.overhead_ms, report->path.requests, report->path.empty_ms, report->path.spread_ms,
-            report->path.hold_ms, report->path.work_ms, report->path.runner_empty_ms);
+            work, report->path.runner_empty_ms);
+  }
   fputc('\n', out);
 
   int name_width = 16;
