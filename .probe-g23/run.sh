@@ -31,6 +31,8 @@ for i in 1 2; do
 done
 step grade1 200 env CUDAARCHS=90 grading/grade solutions "$OUT/grade1" --build /tmp/p-grade-build1
 step grade2 200 env CUDAARCHS=90 grading/grade solutions "$OUT/grade2" --build /tmp/p-grade-build2
+# Where lab 03's large test spends its time: each size and variant alone.
+step large03 240 sh .probe-g23/large03.sh
 mkdir -p "$OUT/samples"
 for e in own-timer own-timer-matmul v0-everywhere-own-timer tf32-tensor-cores replay; do echo "$e"; done |
   timeout -k 10 600 xargs -P 5 -I{} sh -c 's=$(date +%s); CUDAARCHS=90 PP_GRADE_GPU_LOCK=/tmp/p-gpu.lock sh tests/submissions/check.sh sample "$PWD" tests/submissions/{} tests/submissions/{}/expected /tmp/p-samples/{} > '"$OUT"'/samples/{}.log 2>&1; echo "sample-{} $? $(( $(date +%s) - s ))" >> '"$OUT"'/status'

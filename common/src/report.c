@@ -77,7 +77,8 @@ void pp_report_print(FILE *out, const pp_report *report) {
     if (isfinite(report->path.work_ms))
       snprintf(work, sizeof work, "with a kernel of %.3f ms in flight %+.4f ms more", report->path.hold_ms,
                report->path.work_ms);
-    fprintf(out, "timed by the checker's clock around each request, each on inputs from a fresh seed;\n"
+    fprintf(out, "timed by the checker's clock around each request, each on inputs from a fresh seed\n"
+                 "(a variant whose window would pass 1 s: one warm-up, 3 runs or more);\n"
                  "path overhead %.4f ms taken off (median of %d empty requests %.4f ms, spread %.4f ms;\n"
                  "%s; the runner's empty requests %.4f ms)\n",
             report->path.overhead_ms, report->path.requests, report->path.empty_ms, report->path.spread_ms,
@@ -155,6 +156,7 @@ static void json_result(FILE *f, const pp_report *report, const pp_result *r) {
   number_field(f, "median_ms", ran ? r->time.median_ms : NAN);
   number_field(f, "min_ms", ran ? r->time.min_ms : NAN);
   number_field(f, "max_ms", ran ? r->time.max_ms : NAN);
+  integer_field(f, "reps", ran ? (unsigned long long)r->time.reps : 0);
   number_field(f, "gbps", m.gbps);
   number_field(f, "gflops", m.gflops);
   number_field(f, "percent_of_copy", m.percent_of_copy);
