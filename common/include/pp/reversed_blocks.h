@@ -26,12 +26,22 @@
  *   PP_DELAY_ODDS_FIRST does: when a launch's blocks all fit on the GPU at
  *   once, reversal alone hardly delays it. Not in every launch: block 0, late,
  *   is then usually the last block of the launch, and a result announced
- *   before it is stored shows only while the last block is not late.
+ *   before it is stored shows only while the last block is not late;
+ * - and for the same reason, after one call in PP_ATOMIC_LATE_ODDS, per
+ *   thread, of CUDA's atomic functions (atomicAdd() ... atomicCAS()), the
+ *   thread sleeps as long before it goes on: what it stores next lands well
+ *   after every block can see the atomic's effect. A ticket drawn, or a flag
+ *   raised, before the value it announces is stored is then read too early in
+ *   most launches of many blocks. (A sleep before the store at its index read
+ *   is not enough: the compiler may read the index before the atomic.)
  */
 #ifndef PP_REVERSED_BLOCKS_H
 #define PP_REVERSED_BLOCKS_H
 
 #include <cuda_runtime.h>
+// Every header that declares an atomic function, before the atomics' macros below rename its calls.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 
 /** One read of blockIdx in PP_DELAY_ODDS, per thread, sleeps (a power of two): a warp then
  *  waits for its sleeping thread in about one read in eight. */
@@ -41,6 +51,29 @@
 #define PP_DELAY_ODDS_FIRST 4u
 /** The longest sleep asked for, in nanoseconds (__nanosleep's time is approximate). */
 #define PP_DELAY_MAX_NS 16384u
+/** One call of an atomic function in PP_ATOMIC_LATE_ODDS, per thread, is followed by a sleep. */
+#define PP_ATOMIC_LATE_ODDS 8u
+
+/** A hash of the thread, of @p salt and of the SM's clock: each call draws anew. */
+static __device__ __forceinline__ unsigned pp_stress_hash(unsigned salt) {
+  unsigned h = salt * 0x9E3779B1u ^ (threadIdx.x + 1024u * threadIdx.y) * 0x85EBCA77u ^
+               (unsigned)clock64() * 0xC2B2AE3Du;
+  h ^= h >> 15;
+  h *= 0x2C1B3C6Du;
+  return h ^ h >> 12;
+}
+
+/** What an atomic function returned, handed back after a sleep in one call in
+ *  PP_ATOMIC_LATE_ODDS. The empty asm statements, which clobber memory, keep the file's next loads
+ *  and stores after the sleep, and the sleep after the atomic. */
+template <typename T>
+static __device__ __forceinline__ T pp_late_after_atomic(T old) {
+  asm volatile("" ::: "memory");
+  unsigned h = pp_stress_hash(blockIdx.x);
+  if (h % PP_ATOMIC_LATE_ODDS == 0) __nanosleep(h / PP_ATOMIC_LATE_ODDS % PP_DELAY_MAX_NS);
+  asm volatile("" ::: "memory");
+  return old;
+}
 
 /** blockIdx with x reversed within the grid; at random, late (host code, which has no block
  *  index: zeros). A __host__ __device__ function, so that every file that builds as it is builds
@@ -49,13 +82,7 @@ static __host__ __device__ __forceinline__ uint3 pp_reversed_block_index(void) {
 #ifdef __CUDA_ARCH__
   uint3 index = blockIdx;
   index.x = gridDim.x - 1 - index.x;
-  // Which reads sleep, and how long: a hash of the block, the thread and the SM's clock, so that
-  // each launch and each read draws anew.
-  unsigned h = index.x * 0x9E3779B1u ^ (threadIdx.x + 1024u * threadIdx.y) * 0x85EBCA77u ^
-               (unsigned)clock64() * 0xC2B2AE3Du;
-  h ^= h >> 15;
-  h *= 0x2C1B3C6Du;
-  h ^= h >> 12;
+  unsigned h = pp_stress_hash(index.x);  // which reads sleep, and how long
   // Which launches make block 0 late: the GPU's clock in periods of about 1 ms, which every
   // block of a stress run's short launch reads alike.
   unsigned long long now;
@@ -70,5 +97,19 @@ static __host__ __device__ __forceinline__ uint3 pp_reversed_block_index(void) {
 
 /** Every later use of blockIdx in the file reads the reversed index. */
 #define blockIdx pp_reversed_block_index()
+
+/** Every later call of an atomic function in the file may leave its thread late after it. (A
+ *  macro does not expand within its own expansion: the inner call is CUDA's.) */
+#define atomicAdd(...) pp_late_after_atomic(atomicAdd(__VA_ARGS__))
+#define atomicSub(...) pp_late_after_atomic(atomicSub(__VA_ARGS__))
+#define atomicExch(...) pp_late_after_atomic(atomicExch(__VA_ARGS__))
+#define atomicMin(...) pp_late_after_atomic(atomicMin(__VA_ARGS__))
+#define atomicMax(...) pp_late_after_atomic(atomicMax(__VA_ARGS__))
+#define atomicInc(...) pp_late_after_atomic(atomicInc(__VA_ARGS__))
+#define atomicDec(...) pp_late_after_atomic(atomicDec(__VA_ARGS__))
+#define atomicCAS(...) pp_late_after_atomic(atomicCAS(__VA_ARGS__))
+#define atomicAnd(...) pp_late_after_atomic(atomicAnd(__VA_ARGS__))
+#define atomicOr(...) pp_late_after_atomic(atomicOr(__VA_ARGS__))
+#define atomicXor(...) pp_late_after_atomic(atomicXor(__VA_ARGS__))
 
 #endif
