@@ -52,7 +52,7 @@
 /** The longest sleep asked for, in nanoseconds (__nanosleep's time is approximate). */
 #define PP_DELAY_MAX_NS 16384u
 /** One call of an atomic function in PP_ATOMIC_LATE_ODDS, per thread, is followed by a sleep. */
-#define PP_ATOMIC_LATE_ODDS 8u
+#define PP_ATOMIC_LATE_ODDS 2u
 
 /** A hash of the thread, of @p salt and of the SM's clock: each call draws anew. */
 static __device__ __forceinline__ unsigned pp_stress_hash(unsigned salt) {
