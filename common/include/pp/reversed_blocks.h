@@ -98,18 +98,18 @@ static __host__ __device__ __forceinline__ uint3 pp_reversed_block_index(void) {
 /** Every later use of blockIdx in the file reads the reversed index. */
 #define blockIdx pp_reversed_block_index()
 
-/** Every later call of an atomic function in the file may leave its thread late after it. (A
- *  macro does not expand within its own expansion: the inner call is CUDA's.) */
-#define atomicAdd(...) pp_late_after_atomic(atomicAdd(__VA_ARGS__))
-#define atomicSub(...) pp_late_after_atomic(atomicSub(__VA_ARGS__))
-#define atomicExch(...) pp_late_after_atomic(atomicExch(__VA_ARGS__))
-#define atomicMin(...) pp_late_after_atomic(atomicMin(__VA_ARGS__))
-#define atomicMax(...) pp_late_after_atomic(atomicMax(__VA_ARGS__))
-#define atomicInc(...) pp_late_after_atomic(atomicInc(__VA_ARGS__))
-#define atomicDec(...) pp_late_after_atomic(atomicDec(__VA_ARGS__))
-#define atomicCAS(...) pp_late_after_atomic(atomicCAS(__VA_ARGS__))
-#define atomicAnd(...) pp_late_after_atomic(atomicAnd(__VA_ARGS__))
-#define atomicOr(...) pp_late_after_atomic(atomicOr(__VA_ARGS__))
-#define atomicXor(...) pp_late_after_atomic(atomicXor(__VA_ARGS__))
+// Every later call of an atomic function in the file may leave its thread late after it. (A
+// macro does not expand within its own expansion: the inner call is CUDA's.)
+#define atomicAdd(...) pp_late_after_atomic(atomicAdd(__VA_ARGS__)) ///< atomicAdd(), its thread perhaps late after it
+#define atomicSub(...) pp_late_after_atomic(atomicSub(__VA_ARGS__)) ///< atomicSub(), its thread perhaps late after it
+#define atomicExch(...) pp_late_after_atomic(atomicExch(__VA_ARGS__)) ///< atomicExch(), its thread perhaps late after it
+#define atomicMin(...) pp_late_after_atomic(atomicMin(__VA_ARGS__)) ///< atomicMin(), its thread perhaps late after it
+#define atomicMax(...) pp_late_after_atomic(atomicMax(__VA_ARGS__)) ///< atomicMax(), its thread perhaps late after it
+#define atomicInc(...) pp_late_after_atomic(atomicInc(__VA_ARGS__)) ///< atomicInc(), its thread perhaps late after it
+#define atomicDec(...) pp_late_after_atomic(atomicDec(__VA_ARGS__)) ///< atomicDec(), its thread perhaps late after it
+#define atomicCAS(...) pp_late_after_atomic(atomicCAS(__VA_ARGS__)) ///< atomicCAS(), its thread perhaps late after it
+#define atomicAnd(...) pp_late_after_atomic(atomicAnd(__VA_ARGS__)) ///< atomicAnd(), its thread perhaps late after it
+#define atomicOr(...) pp_late_after_atomic(atomicOr(__VA_ARGS__)) ///< atomicOr(), its thread perhaps late after it
+#define atomicXor(...) pp_late_after_atomic(atomicXor(__VA_ARGS__)) ///< atomicXor(), its thread perhaps late after it
 
 #endif
