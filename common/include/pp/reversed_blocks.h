@@ -32,8 +32,9 @@
  *   thread sleeps as long before it goes on: what it stores next lands well
  *   after every block can see the atomic's effect. A ticket drawn, or a flag
  *   raised, before the value it announces is stored is then read too early in
- *   most launches of many blocks. (A sleep before the store at its index read
- *   is not enough: the compiler may read the index before the atomic.)
+ *   many launches, most of all in grids of a few blocks, where the last block
+ *   is one of a few. (A sleep before the store at its index read is not
+ *   enough: the compiler may read the index before the atomic.)
  */
 #ifndef PP_REVERSED_BLOCKS_H
 #define PP_REVERSED_BLOCKS_H
