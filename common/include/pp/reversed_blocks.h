@@ -84,11 +84,14 @@ static __host__ __device__ __forceinline__ uint3 pp_reversed_block_index(void) {
   uint3 index = blockIdx;
   index.x = gridDim.x - 1 - index.x;
   unsigned h = pp_stress_hash(index.x);  // which reads sleep, and how long
-  // Which launches make block 0 late: the GPU's clock in periods of about 1 ms, which every
-  // block of a stress run's short launch reads alike.
-  unsigned long long now;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-  unsigned odds = index.x == 0 && (now >> 20 & 1) ? PP_DELAY_ODDS_FIRST : PP_DELAY_ODDS;
+  // Which launches make block 0 late: a hash of the launch's own number (%gridid), alike for
+  // every block of a launch. (A bit of the GPU's clock would be alike for every launch of a
+  // stress run whose runs repeat at a multiple of its period.)
+  unsigned long long launch;
+  asm("mov.u64 %0, %%gridid;" : "=l"(launch));
+  unsigned coin = (unsigned)(launch ^ launch >> 32) * 0x9E3779B1u;
+  coin = (coin ^ coin >> 15) * 0x2C1B3C6Du;  // its top bit depends on every bit of the number
+  unsigned odds = index.x == 0 && coin >> 31 ? PP_DELAY_ODDS_FIRST : PP_DELAY_ODDS;
   if (h % odds == 0) __nanosleep(h / odds % PP_DELAY_MAX_NS);
   return index;
 #else
