@@ -70,6 +70,9 @@ struct pp_runner {
   pp_size size;
   pp_shared_buffer *buffers;
   int buffer_count;
+  int started;          /* it has been started at least once */
+  int first_start;      /* how its first start failed (-1 or -2, ask()), or 0 */
+  char first_note[256]; /* and the note that said so */
 };
 
 static double now_s(void) {
@@ -273,7 +276,20 @@ static int start(pp_runner *r, char *note, size_t len) {
 
 /* Starts the runner if needed and gives it the current state. */
 static int ready(pp_runner *r, char *note, size_t len) {
+  /* A runner whose first start failed is not started again: nothing a variant
+   * did can have caused it (a constructor that stops, bombs or exhausts its
+   * sandbox, a wrapper that is stopped), and each new try could wait out
+   * START_LIMIT_S again, once for every variant. */
+  if (r->first_start) {
+    snprintf(note, len, "%s (at its first start; not started again)", r->first_note);
+    return r->first_start;
+  }
   int got = r->pid ? 0 : start(r, note, len);
+  if (got && !r->started) {
+    r->first_start = got;
+    snprintf(r->first_note, sizeof r->first_note, "%s", note);
+  }
+  r->started = 1;
   if (got || r->shared || !r->buffers) return got;
   request q = {.op = OP_SHARE, .count = r->buffer_count, .size = r->size};
   reply a;
