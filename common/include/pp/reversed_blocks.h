@@ -44,16 +44,26 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+// Each of the odds and times below may be set with -D, to measure what it catches.
+
 /** One read of blockIdx in PP_DELAY_ODDS, per thread, sleeps (a power of two): a warp then
  *  waits for its sleeping thread in about one read in eight. */
+#ifndef PP_DELAY_ODDS
 #define PP_DELAY_ODDS 256u
+#endif
 /** The same odds in block 0 (after reversal), in the launches that make it late: some of its
  *  threads are late in nearly every such launch. */
+#ifndef PP_DELAY_ODDS_FIRST
 #define PP_DELAY_ODDS_FIRST 4u
+#endif
 /** The longest sleep asked for, in nanoseconds (__nanosleep's time is approximate). */
+#ifndef PP_DELAY_MAX_NS
 #define PP_DELAY_MAX_NS 16384u
+#endif
 /** One call of an atomic function in PP_ATOMIC_LATE_ODDS, per thread, is followed by a sleep. */
+#ifndef PP_ATOMIC_LATE_ODDS
 #define PP_ATOMIC_LATE_ODDS 2u
+#endif
 
 /** A hash of the thread, of @p salt and of the SM's clock: each call draws anew. */
 static __device__ __forceinline__ unsigned pp_stress_hash(unsigned salt) {
