@@ -65,13 +65,26 @@
 #define PP_ATOMIC_LATE_ODDS 2u
 #endif
 
+/** @p x with every bit of it mixed into every bit of the result (the top bit included). */
+static __device__ __forceinline__ unsigned pp_stress_mix(unsigned x) {
+  x ^= x >> 15;
+  x *= 0x2C1B3C6Du;
+  return x ^ x >> 12;
+}
+
 /** A hash of the thread, of @p salt and of the SM's clock: each call draws anew. */
 static __device__ __forceinline__ unsigned pp_stress_hash(unsigned salt) {
-  unsigned h = salt * 0x9E3779B1u ^ (threadIdx.x + 1024u * threadIdx.y) * 0x85EBCA77u ^
-               (unsigned)clock64() * 0xC2B2AE3Du;
-  h ^= h >> 15;
-  h *= 0x2C1B3C6Du;
-  return h ^ h >> 12;
+  return pp_stress_mix(salt * 0x9E3779B1u ^ (threadIdx.x + 1024u * threadIdx.y) * 0x85EBCA77u ^
+                       (unsigned)clock64() * 0xC2B2AE3Du);
+}
+
+/** Whether this launch makes block 0 late: about half do, by a hash of the launch's own number
+ *  (%gridid), alike for every block of a launch. (A bit of the GPU's clock would be alike for
+ *  every launch of a stress run whose runs repeat at a multiple of its period.) */
+static __device__ __forceinline__ bool pp_launch_late(void) {
+  unsigned long long launch;
+  asm("mov.u64 %0, %%gridid;" : "=l"(launch));
+  return pp_stress_mix((unsigned)(launch ^ launch >> 32) * 0x9E3779B1u) >> 31;
 }
 
 /** What an atomic function returned, handed back after a sleep in one call in
@@ -94,14 +107,7 @@ static __host__ __device__ __forceinline__ uint3 pp_reversed_block_index(void) {
   uint3 index = blockIdx;
   index.x = gridDim.x - 1 - index.x;
   unsigned h = pp_stress_hash(index.x);  // which reads sleep, and how long
-  // Which launches make block 0 late: a hash of the launch's own number (%gridid), alike for
-  // every block of a launch. (A bit of the GPU's clock would be alike for every launch of a
-  // stress run whose runs repeat at a multiple of its period.)
-  unsigned long long launch;
-  asm("mov.u64 %0, %%gridid;" : "=l"(launch));
-  unsigned coin = (unsigned)(launch ^ launch >> 32) * 0x9E3779B1u;
-  coin = (coin ^ coin >> 15) * 0x2C1B3C6Du;  // its top bit depends on every bit of the number
-  unsigned odds = index.x == 0 && coin >> 31 ? PP_DELAY_ODDS_FIRST : PP_DELAY_ODDS;
+  unsigned odds = index.x == 0 && pp_launch_late() ? PP_DELAY_ODDS_FIRST : PP_DELAY_ODDS;
   if (h % odds == 0) __nanosleep(h / odds % PP_DELAY_MAX_NS);
   return index;
 #else
