@@ -22,11 +22,15 @@
  *   up to about PP_DELAY_MAX_NS: the thread falls behind the others by
  *   microseconds, as a preempted or starved block can. In about half the
  *   launches, in block 0, the one a pass written over its own input needs
- *   first (it reads what blocks 1, 2, ... store), one read in
- *   PP_DELAY_ODDS_FIRST does: when a launch's blocks all fit on the GPU at
- *   once, reversal alone hardly delays it. Not in every launch: block 0, late,
- *   is then usually the last block of the launch, and a result announced
- *   before it is stored shows only while the last block is not late;
+ *   first (it reads what blocks 1, 2, ... store), every thread sleeps at its
+ *   reads of the index (PP_DELAY_ODDS_FIRST 1): when a launch's blocks all
+ *   fit on the GPU at once, reversal alone hardly delays it, and a warp's
+ *   other threads need not wait for a sleeping one before their loads, so
+ *   each thread that reads a slot of block 1, 2, ... must be late itself (at
+ *   1 in 4, lab 01's finish_sum() in place passed 1 stress check in 8). Not
+ *   in every launch: block 0, late, is then usually the last block of the
+ *   launch, and a result announced before it is stored shows only while the
+ *   last block is not late;
  * - and for the same reason, after one call in PP_ATOMIC_LATE_ODDS, per
  *   thread, of CUDA's atomic functions (atomicAdd() ... atomicCAS()), the
  *   thread sleeps as long before it goes on: what it stores next lands well
@@ -51,10 +55,10 @@
 #ifndef PP_DELAY_ODDS
 #define PP_DELAY_ODDS 256u
 #endif
-/** The same odds in block 0 (after reversal), in the launches that make it late: some of its
- *  threads are late in nearly every such launch. */
+/** The same odds in block 0 (after reversal), in the launches that make it late: every one of
+ *  its threads is late there. */
 #ifndef PP_DELAY_ODDS_FIRST
-#define PP_DELAY_ODDS_FIRST 4u
+#define PP_DELAY_ODDS_FIRST 1u
 #endif
 /** The longest sleep asked for, in nanoseconds (__nanosleep's time is approximate). */
 #ifndef PP_DELAY_MAX_NS
