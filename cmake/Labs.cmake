@@ -129,6 +129,9 @@ function(pp_gauntlet)
       list(APPEND args --dataset ${ARG_LARGE_DATASET})
     endif()
     set(PP_CHECK_large_ARGS ${args} PARENT_SCOPE)
+    # Up to 38 GiB: pp-gauntlet runs one large check at a time (--lock), so that under `ctest -j`
+    # a lab's large test and the mutants' large checks never make each other skip for memory.
+    set(PP_CHECK_large_LOCK ${PROJECT_BINARY_DIR}/gpu-memory-large.lock PARENT_SCOPE)
   endif()
   if(ARG_STRESS)
     list(APPEND checks stress)
@@ -149,16 +152,19 @@ endfunction()
 
 # pp-gauntlet's checks for a mutant of a lab with variants <variants>: every
 # check of PP_CHECKS (set by pp_gauntlet) in order, one run each, as
-# --check NAME [--runner REVERSED] [--tool TOOL [--tool-arg OPTION]...] ARGUMENT...
-# [--variant LIST], the list naming the check's variants where it has its own;
+# --check NAME [--runner REVERSED] [--lock FILE] [--tool TOOL [--tool-arg OPTION]...]
+# ARGUMENT... [--variant LIST], the list naming the check's variants where it has its own;
 # REVERSED, the mutant's runner with reversed block indices, for the checks
-# that need it.
+# that need it; FILE, the lock of the checks that run one at a time.
 function(pp_gauntlet_arguments out variants reversed)
   set(gauntlet "")
   foreach(check IN LISTS PP_CHECKS)
     list(APPEND gauntlet --check ${check})
     if(PP_CHECK_${check}_REVERSED)
       list(APPEND gauntlet --runner ${reversed})
+    endif()
+    if(PP_CHECK_${check}_LOCK)
+      list(APPEND gauntlet --lock ${PP_CHECK_${check}_LOCK})
     endif()
     if(PP_CHECK_${check}_TOOL)
       pp_check_tool(tool ${check})
@@ -511,10 +517,14 @@ function(pp_add_lab lab)
                   --check ${check} ${tool} ${args})
       set_tests_properties(${name} PROPERTIES LABELS "${lab};gpu;sanitizer")
     else()
+      # The large check, under pp-gauntlet for its lock, which the mutants' large checks share;
+      # CTest's resource lock keeps the lab's large tests from waiting on each other in its slots.
       pp_check_test_name(name ${lab} ${check} "")
-      pp_gpu_test(${name} ${lab} ${args})
-      # The large size takes up to 34 GiB: one at a time, so that under
-      # `ctest -j` two of them never make each other skip for want of memory.
+      set(lock "")
+      if(PP_CHECK_${check}_LOCK)
+        set(lock --lock ${PP_CHECK_${check}_LOCK})
+      endif()
+      pp_gpu_test(${name} pp-gauntlet -- $<TARGET_FILE:${lab}> --check ${check} ${lock} ${args})
       set_tests_properties(${name} PROPERTIES LABELS "${lab};gpu;grade" COST 1000
                            RESOURCE_LOCK gpu-memory-large)
     endif()

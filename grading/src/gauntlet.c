@@ -3,12 +3,16 @@
  *
  *   pp-gauntlet [--mutant] [--sanitizer PATH] [--checker PROGRAM [--sandbox SCRIPT]]
  *               -- RUNNER CHECK...
- *   CHECK:  --check NAME [--runner PATH] [--tool TOOL [--tool-arg ARG]...] ARGUMENT...
+ *   CHECK:  --check NAME [--runner PATH] [--lock FILE] [--tool TOOL [--tool-arg ARG]...] ARGUMENT...
  *
  * A check runs RUNNER ARGUMENT..., or PATH ARGUMENT... where it names its own
  * runner (the stress check: the same file built with its blocks' indices
  * reversed, cmake/Labs.cmake); one with --tool runs it under
  * compute-sanitizer: PATH --tool TOOL --error-exitcode 3 ARG... RUNNER ARGUMENT....
+ * One with --lock holds FILE's lock (flock) while it runs, waiting for it if
+ * another process holds it: the large check, which needs most of the GPU's
+ * memory, so that under `ctest -j` two never make each other skip for want of
+ * memory (a mutant's large check, inside its test, has no CTest resource lock).
  * With --checker (one check: a graded submission) it runs PROGRAM ARGUMENT...
  * -- [the sanitizer] RUNNER instead: the checker judges, RUNNER only runs the
  * variants (common/include/pp/remote.h); with --sandbox, the runner part runs
@@ -45,12 +49,14 @@
  * failing the build for what this machine lacks; the lab's own sanitizer
  * tests skip there for the same reason.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* flock() */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -70,6 +76,7 @@ typedef enum outcome { PASSED, REJECTED, SKIPPED, NOT_RUN, NO_VERDICT } outcome;
 typedef struct check {
   const char *name;
   const char *runner; /* its own runner, or NULL: the gauntlet's */
+  const char *lock;   /* a file locked while it runs, or NULL */
   const char *tool; /* compute-sanitizer's tool, or NULL */
   char *tool_args[MAX_TOOL_ARGS]; /* compute-sanitizer's options for it */
   int tool_arg_count;
@@ -101,7 +108,8 @@ static int usage(const char *program) {
   fprintf(stderr,
           "usage: %s [--mutant] [--sanitizer PATH] [--checker PROGRAM [--sandbox SCRIPT]]\n"
           "       -- RUNNER CHECK...\n"
-          "  CHECK: --check NAME [--runner PATH] [--tool TOOL [--tool-arg ARG]...] ARGUMENT...\n",
+          "  CHECK: --check NAME [--runner PATH] [--lock FILE] [--tool TOOL [--tool-arg ARG]...]\n"
+          "         ARGUMENT...\n",
           program);
   return USAGE;
 }
@@ -273,6 +281,29 @@ static outcome preflight(const gauntlet *g, const check *c, char *why, size_t le
   return NO_VERDICT;
 }
 
+/* Takes check c's lock, waiting while another process holds it. Returns the
+ * descriptor that holds it (closed on exec: the check's processes, which may
+ * outlive it, never hold it), or -1 with `why` set. */
+static int take_lock(const check *c, char *why, size_t len) {
+  int fd = open(c->lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    snprintf(why, len, "cannot open its lock %s: %s", c->lock, strerror(errno));
+    return -1;
+  }
+  if (flock(fd, LOCK_EX | LOCK_NB) == 0) return fd;
+  double start = now_s();
+  printf("pp-gauntlet: %s waits for %s (another check holds it)\n", c->name, c->lock);
+  int got;
+  while ((got = flock(fd, LOCK_EX)) < 0 && errno == EINTR) continue;
+  if (got < 0) {
+    snprintf(why, len, "cannot lock %s: %s", c->lock, strerror(errno));
+    close(fd);
+    return -1;
+  }
+  printf("pp-gauntlet: %s took %s after %.1f s\n", c->name, c->lock, now_s() - start);
+  return fd;
+}
+
 /* Runs one check; `why` says how it ended when it did not pass. */
 static outcome run_check(gauntlet *g, int index, char *why, size_t len) {
   check *c = &g->checks[index];
@@ -287,6 +318,11 @@ static outcome run_check(gauntlet *g, int index, char *why, size_t len) {
       if (g->checks[i].tool && !strcmp(g->checks[i].tool, c->tool)) g->sanitizer_ready[i] = 1;
   }
   char **argv = check_command(g, c, g->checker);
+  int lock = -1;
+  if (c->lock && (lock = take_lock(c, why, len)) < 0) {
+    free(argv);
+    return NO_VERDICT;
+  }
   print_command(c->name, argv);
   if (g->checker) {
     /* A graded test: the checker's verdict is the test's; grading/grade's time
@@ -311,6 +347,7 @@ static outcome run_check(gauntlet *g, int index, char *why, size_t len) {
     status = run(argv, &summary);
     free(argv);
   }
+  if (lock >= 0) close(lock);
   int code = status >= 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   if (c->tool && (code == PASS || code == FAIL || code == SANITIZER_ERRORS) && !summary) {
     snprintf(why, len, "compute-sanitizer did not finish (exit %d and no summary)", code);
@@ -364,6 +401,10 @@ static int parse(int argc, char **argv, gauntlet *g) {
       c->runner = argv[i + 1];
       i += 2;
     }
+    if (i + 1 < argc && !strcmp(argv[i], "--lock")) {
+      c->lock = argv[i + 1];
+      i += 2;
+    }
     if (i + 1 < argc && !strcmp(argv[i], "--tool")) {
       c->tool = argv[i + 1];
       i += 2;
@@ -387,8 +428,9 @@ static int parse(int argc, char **argv, gauntlet *g) {
     fprintf(stderr, "pp-gauntlet: --sandbox needs --checker\n");
     return usage(argv[0]);
   }
-  if (g->checker && (g->count != 1 || g->mutant)) {
-    fprintf(stderr, "pp-gauntlet: --checker takes exactly one check, and no --mutant\n");
+  if (g->checker && (g->count != 1 || g->mutant || g->checks[0].lock)) {
+    /* The checker takes the gauntlet's place (exec), which would drop the lock. */
+    fprintf(stderr, "pp-gauntlet: --checker takes exactly one check, and no --mutant or --lock\n");
     return usage(argv[0]);
   }
   return PASS;
