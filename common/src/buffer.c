@@ -64,6 +64,30 @@ static pp_buffer share_open(size_t bytes) {
   return buf;
 }
 
+static pp_mark *marks;
+static int mark_count, mark_capacity;
+
+void pp_buffer_marks_reset(void) {
+  mark_count = 0;
+}
+
+int pp_buffer_marks(const pp_mark **list) {
+  *list = marks;
+  return mark_count;
+}
+
+void pp_buffer_mark(pp_buffer *buf, pp_buffer_role role) {
+  if (mark_count == mark_capacity) {
+    mark_capacity = mark_capacity ? 2 * mark_capacity : 8;
+    marks = realloc(marks, (size_t)mark_capacity * sizeof *marks);
+    if (!marks) {
+      fprintf(stderr, "error: out of memory\n");
+      exit(PP_EXIT_USAGE);
+    }
+  }
+  marks[mark_count++] = (pp_mark){buf, role};
+}
+
 void *pp_host_alloc(size_t bytes) {
   void *p = malloc(bytes ? bytes : 1);
   if (!p) {

@@ -45,6 +45,13 @@ void pp_device_open(pp_device *dev) {
   dev->theoretical_gbps = 2.0 * mem_clock_khz * 1e3 * (bus_bits / 8.0) / 1e9;
 }
 
+double pp_device_fp32_peak(const pp_device *dev) {
+  int half = dev->cc_major == 7 || (dev->cc_major == 6 && dev->cc_minor == 0) ||
+             (dev->cc_major == 8 && dev->cc_minor == 0);
+  double lanes = half ? 64.0 : 128.0;
+  return 2.0 * lanes * dev->sm_count * dev->clock_khz * 1e3;
+}
+
 /* --max-shared-kib, in bytes; 0: no cap. */
 static int shared_memory_cap;
 

@@ -77,8 +77,9 @@ void pp_report_print(FILE *out, const pp_report *report) {
     if (isfinite(report->path.work_ms))
       snprintf(work, sizeof work, "with a kernel of %.3f ms in flight %+.4f ms more", report->path.hold_ms,
                report->path.work_ms);
-    fprintf(out, "timed by the checker's clock around each request, each on inputs from a fresh seed\n"
-                 "(a variant whose window would pass 1 s: one warm-up, 3 runs or more);\n"
+    fprintf(out, "timed by the checker's clock, each run on inputs from a fresh seed, from copying\n"
+                 "them in to holding the whole output (a variant whose window would pass 1 s:\n"
+                 "one warm-up, 3 runs or more);\n"
                  "path overhead %.4f ms taken off (median of %d empty requests %.4f ms, spread %.4f ms;\n"
                  "%s; the runner's empty requests %.4f ms)\n",
             report->path.overhead_ms, report->path.requests, report->path.empty_ms, report->path.spread_ms,

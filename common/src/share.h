@@ -9,6 +9,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "pp/buffer.h"
 #include "pp/lab.h"
 #include "pp/timer.h"
 
@@ -31,6 +32,15 @@ int pp_share_recorded(const pp_shared_buffer **list);
 void pp_share_import(const pp_shared_buffer *list, int count);
 /* The runner: how many imported buffers were not used (0 when the states match). */
 int pp_share_unused(void);
+
+/* The buffers pp_buffer_mark() marked since pp_buffer_marks_reset(), in
+ * order: the checker's clock (checker/seal.c) reads them. */
+typedef struct pp_mark {
+  pp_buffer *buffer;
+  pp_buffer_role role;
+} pp_mark;
+void pp_buffer_marks_reset(void);
+int pp_buffer_marks(const pp_mark **list);
 
 /* The cap on pp_shared_memory_per_block() (device.c), in bytes; 0 lifts it.
  * Set from --max-shared-kib; the checker passes its own to the runner, which

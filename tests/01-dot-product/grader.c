@@ -137,6 +137,9 @@ static void *create(const pp_size *size) {
   s->db = pp_buffer_alloc(s->n * sizeof(float));
   s->result = pp_buffer_alloc(sizeof(float));
   s->workspace = pp_buffer_alloc(DOT_WORKSPACE_FLOATS(s->n) * sizeof(float));
+  pp_buffer_mark(&s->da, PP_BUFFER_INPUT);
+  pp_buffer_mark(&s->db, PP_BUFFER_INPUT);
+  pp_buffer_mark(&s->result, PP_BUFFER_OUTPUT);
   s->a = s->b = NULL;
   return s;
 }

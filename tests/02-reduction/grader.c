@@ -142,6 +142,8 @@ static void *create(const pp_size *size) {
   s->input = pp_buffer_alloc(s->n * sizeof(float));
   s->result = pp_buffer_alloc(sizeof(float));
   s->workspace = pp_buffer_alloc(REDUCE_WORKSPACE_BYTES(s->n));
+  pp_buffer_mark(&s->input, PP_BUFFER_INPUT);
+  pp_buffer_mark(&s->result, PP_BUFFER_OUTPUT);
   s->host = NULL;
   return s;
 }

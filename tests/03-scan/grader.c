@@ -247,6 +247,8 @@ static void *create(const pp_size *size) {
   s->din = pp_buffer_alloc(s->n * sizeof(float));
   s->dout = pp_buffer_alloc(s->n * sizeof(float));
   s->peer_temp = pp_buffer_alloc(scan_peer_temp_bytes(s->n, s->section));
+  pp_buffer_mark(&s->din, PP_BUFFER_INPUT);
+  pp_buffer_mark(&s->dout, PP_BUFFER_OUTPUT);
   return s;
 }
 

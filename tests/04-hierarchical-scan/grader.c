@@ -149,6 +149,8 @@ static void *create(const pp_size *size) {
   s->out = pp_buffer_alloc(s->n * sizeof(float));
   s->workspace = pp_buffer_alloc(SCAN_WORKSPACE_BYTES(s->n));
   s->peer_temp = pp_buffer_alloc(scan_peer_temp_bytes(s->n));
+  pp_buffer_mark(&s->in, PP_BUFFER_INPUT);
+  pp_buffer_mark(&s->out, PP_BUFFER_OUTPUT);
   return s;
 }
 

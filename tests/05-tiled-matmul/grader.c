@@ -173,6 +173,9 @@ static void *create(const pp_size *size) {
   s->da = pp_buffer_alloc(m * k * sizeof(float));
   s->db = pp_buffer_alloc(k * n * sizeof(float));
   s->dc = pp_buffer_alloc(m * n * sizeof(float));
+  pp_buffer_mark(&s->da, PP_BUFFER_INPUT);
+  pp_buffer_mark(&s->db, PP_BUFFER_INPUT);
+  pp_buffer_mark(&s->dc, PP_BUFFER_OUTPUT);
   s->full = (double)m * n * k <= FULL_CHECK_MACS && (double)m * n <= FULL_CHECK_ELEMENTS;
   s->row_count = s->full ? s->m : s->m < SAMPLES ? s->m : SAMPLES;
   s->col_count = s->full ? 0 : s->n < SAMPLES ? s->n : SAMPLES;

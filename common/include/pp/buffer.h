@@ -58,6 +58,26 @@ void pp_buffer_guards(int enabled);
  */
 pp_buffer pp_buffer_alloc(size_t bytes);
 
+/** What a buffer of a lab's state holds, for the checker's clock (pp_buffer_mark()). */
+typedef enum pp_buffer_role {
+  PP_BUFFER_INPUT,  /**< written by pp_problem::fill, read by the variants */
+  PP_BUFFER_OUTPUT, /**< written by the variants, judged by pp_problem::check */
+} pp_buffer_role;
+
+/**
+ * Marks a buffer of the state that pp_problem::create is building as an input
+ * or an output; scratch buffers are not marked. When a submission is graded,
+ * the checker's timed runs fill the inputs into copies of its own, which the
+ * runner cannot map, and copy them in only after its clock has started; and
+ * its clock stops only once it has found every output complete, when it
+ * snapshots them: check() then judges the inputs it drew and the snapshot
+ * (docs/grading.md, "Where the time is measured"). So every input that fill()
+ * writes and every output that check() reads must be marked.
+ * @param buf   the buffer, inside the state (its address stays put until destroy)
+ * @param role  what it holds
+ */
+void pp_buffer_mark(pp_buffer *buf, pp_buffer_role role);
+
 /**
  * Frees a buffer and clears it.
  * @param buf  the buffer

@@ -57,6 +57,17 @@ void pp_device_open(pp_device *dev);
  */
 int pp_shared_memory_per_block(void);
 
+/**
+ * The GPU's FP32 peak: two operations (a fused multiply-add) per FP32 lane
+ * per clock, at the peak SM clock, on every multiprocessor; the lanes per
+ * multiprocessor by compute capability (64 on 6.0, 7.x and 8.0; 128 on the
+ * others from 5.0). The grading's floor (docs/grading.md) takes no kernel to be
+ * faster than this.
+ * @param dev  the GPU, as pp_device_open() filled it
+ * @return operations per second
+ */
+double pp_device_fp32_peak(const pp_device *dev);
+
 /** @return bytes of device memory free now */
 size_t pp_device_free_bytes(void);
 

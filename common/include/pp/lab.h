@@ -81,7 +81,8 @@ typedef struct pp_problem {
   /** @return floating-point operations of one run; NULL for a memory-bound lab (GB/s is reported) */
   double (*flops)(const pp_size *size);
 
-  /** Allocates host and device buffers for @p size. */
+  /** Allocates host and device buffers for @p size, and marks which are inputs and which
+   *  outputs (pp_buffer_mark()): the checker's clock needs both. */
   void *(*create)(const pp_size *size);
   /** Generates the inputs for @p seed and dataset @p dataset, uploads them, computes the reference. */
   void (*fill)(void *state, uint64_t seed, int dataset);

@@ -10,7 +10,9 @@
  * poisons every device buffer, draws the inputs, computes the reference and
  * judges the outputs. It shares the buffers with the runner through CUDA IPC;
  * the runner only launches the student's variant on them, and the checker's
- * own clock, around each request and its reply, times it (pp_runner_time()).
+ * own clock times it (pp_runner_time()): from before the inputs are copied in
+ * (until then the runner cannot read them) to after the checker has found the
+ * output complete and snapshot it (the reply is only a cue to look).
  * The library peer is timed the same way, by the checker itself started again
  * as a runner (`--serve`), which holds no student code. So the
  * checker's options decide for both: its `--no-guards` shapes the buffers the
@@ -86,35 +88,54 @@ void pp_runner_unshare(pp_runner *runner);
 int pp_runner_launch(pp_runner *runner, int variant, int dataset, char *note, size_t len);
 
 /**
+ * What the checker does on its own clock around a timed request besides
+ * sending it and awaiting the reply (checker/clock.c): @p stage runs once the
+ * clock has started, before the request (it copies the inputs in, which the
+ * runner could not read until then, and evicts L2); @p settle once the reply
+ * has come (it waits until the outputs are complete and snapshots them into
+ * memory the runner cannot map), and returns 0, or -2 if they were not
+ * complete by @p deadline (CLOCK_MONOTONIC seconds). The clock stops after it.
+ */
+typedef struct pp_clock_steps {
+  void (*stage)(void *ctx);                 /**< inputs in, L2 evicted, waited for */
+  int (*settle)(void *ctx, double deadline); /**< outputs complete and snapshot */
+  void *ctx;                                 /**< passed to both */
+} pp_clock_steps;
+
+/**
  * Times one launch of @p variant (or ::PP_PEER) with the checker's clock: once
- * the runner is ready, evicts the L2 cache from this process (pp_flush_l2(),
- * waited for), then reads CLOCK_MONOTONIC around the request and the reply.
- * The runner only launches, records CUDA events around the launch, waits for
- * the device and replies; its event time comes back as a cross-check, never
- * as the time. The checker fills the inputs, poisons the outputs and checks
- * them around every such request.
+ * the runner is ready and the checker's fill and poison have landed, it reads
+ * CLOCK_MONOTONIC, runs @p steps' stage, sends the request, awaits the reply,
+ * runs @p steps' settle and reads the clock again. The runner only launches,
+ * records CUDA events around the launch, waits for the device and replies;
+ * its event time comes back for display, never as the time. The checker fills
+ * the inputs, poisons the outputs and checks them around every such request.
  * @param runner    the runner
  * @param variant   the variant's index, or ::PP_PEER
  * @param dataset   the dataset the inputs were filled with
+ * @param steps     the checker's steps on the clock
  * @param wall_ms   receives the checker's measurement, the path's overhead included
  * @param event_ms  receives the runner's own (event) measurement
  * @param note      receives what went wrong
  * @param len       size of @p note
- * @return as pp_runner_launch()
+ * @return as pp_runner_launch(); -2 also when the output was not complete in time
  */
-int pp_runner_time(pp_runner *runner, int variant, int dataset, double *wall_ms, double *event_ms,
-                   char *note, size_t len);
+int pp_runner_time(pp_runner *runner, int variant, int dataset, const pp_clock_steps *steps,
+                   double *wall_ms, double *event_ms, char *note, size_t len);
 
 /**
- * Times an empty request as pp_runner_time() times a launch: the runner only
- * waits for the device and replies. Its time is the path's overhead.
+ * Times an empty request as pp_runner_time() times a launch, @p steps
+ * included: the runner only launches an empty kernel, waits for the device
+ * and replies. Its time is the path's overhead.
  * @param runner   the runner
+ * @param steps    the checker's steps on the clock (its settle finds nothing to wait for)
  * @param wall_ms  receives the checker's measurement
  * @param note     receives what went wrong
  * @param len      size of @p note
  * @return as pp_runner_launch()
  */
-int pp_runner_null(pp_runner *runner, double *wall_ms, char *note, size_t len);
+int pp_runner_null(pp_runner *runner, const pp_clock_steps *steps, double *wall_ms, char *note,
+                   size_t len);
 
 /**
  * Times a request whose kernel (the harness's own, one thread) holds the GPU
@@ -123,14 +144,15 @@ int pp_runner_null(pp_runner *runner, double *wall_ms, char *note, size_t len);
  * costs beyond an empty one. For the checker's own server only.
  * @param runner   the runner
  * @param hold_ms  how long the kernel runs
+ * @param steps    the checker's steps on the clock
  * @param wall_ms  receives the checker's measurement
  * @param event_ms receives the server's CUDA event time of the kernel
  * @param note     receives what went wrong
  * @param len      size of @p note
  * @return as pp_runner_launch()
  */
-int pp_runner_hold(pp_runner *runner, double hold_ms, double *wall_ms, double *event_ms, char *note,
-                   size_t len);
+int pp_runner_hold(pp_runner *runner, double hold_ms, const pp_clock_steps *steps, double *wall_ms,
+                   double *event_ms, char *note, size_t len);
 
 /**
  * Has the runner launch @p variant once beside the interference kernel of
