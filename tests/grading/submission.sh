@@ -13,14 +13,16 @@
 #       tests are not-built; lab 01 is graded; the wall time of each phase is
 #       reported.
 #   submission.sh schedule TREE WORK   lab 01 again, with a stand-in for
-#       `timeout` that plays every test (it passes; on their first run, v2
-#       fails and v3 passes having skipped a size) and logs when each starts
-#       and ends, so that the order CTest runs them in can be checked without
-#       a GPU: tests overlap, at most --parallel at a time; the large test
-#       starts among the first; the timed test runs alone, last; a test that failed,
-#       or skipped a size, beside others runs again alone and that run counts.
-#       With --parallel 1 nothing overlaps, nothing runs twice, and a failure
-#       counts as it is.
+#       `timeout` that plays every test (it passes, but for a few that fail in
+#       different ways on their first run) and logs when each starts and ends,
+#       so that the order CTest runs them in can be checked without a GPU:
+#       tests overlap, at most --parallel at a time; the large test starts
+#       among the first; the timed test runs alone, last; a test whose result
+#       beside others contention can explain (its verdict says "contended
+#       yes", it has none, its status is error, or it skipped a size) runs
+#       again alone and that run counts; any other failure, and a timeout,
+#       stands. With --parallel 1 nothing overlaps, nothing runs twice, and a
+#       failure counts as it is.
 set -u
 
 fail() {
@@ -141,11 +143,16 @@ case $group in
     mkdir -p "$work/bin"
     # The stand-in: everything that is not a test (configure, build, unpack)
     # goes to the real timeout; the probe finds a GPU; a test (it has a
-    # --verdict) logs its start and end and passes, but for two on their
-    # first run: v2 fails, v3 passes having skipped a size.
+    # --verdict) logs its start and end and passes in about a second, but for
+    # those $work/plays names ("NAME PLAY"), which on their first run: fail
+    # with "contended yes" in the verdict (contended), fail with a verdict
+    # without it (fail: a wrong answer, a runner that exited by itself), die
+    # without a verdict (died), end in the grading's error (error), pass
+    # having skipped a size (skip-size), or time out (timeout).
     cat > "$work/bin/timeout" <<EOF
 #!/bin/sh
 events="$work/events"
+plays="$work/plays"
 real="$real"
 EOF
     cat >> "$work/bin/timeout" <<'EOF'
@@ -160,16 +167,30 @@ name=$(basename "$verdict" .verdict)
 echo "start $name" >> "$events"
 sleep 1
 echo "end $name" >> "$events"
-if [ "$(grep -c "^start $name\$" "$events")" -eq 1 ]; then
-  case $name in
-    *.v2-kahan) exit 1 ;;
-    *.v3-sequential) echo "skip size 2^28: needs 2.3 GiB of device memory, 1.0 GiB free" ;;
-  esac
-fi
+play=""
+[ "$(grep -c "^start $name\$" "$events")" -gt 1 ] ||
+  play=$(awk -v name="$name" '$1 == name { print $2 }' "$plays")
+case $play in
+  contended) printf 'status fail\ncontended yes\n' > "$verdict"; exit 1 ;;
+  fail) echo "status fail" > "$verdict"; exit 1 ;;
+  died) exit 139 ;;
+  error) echo "status error" > "$verdict"; exit 2 ;;
+  skip-size) echo "skip size 2^28: needs 2.3 GiB of device memory, 1.0 GiB free" ;;
+  timeout) exit 124 ;;
+esac
 echo "status pass" > "$verdict"
 exit 0
 EOF
     chmod +x "$work/bin/timeout"
+    cat > "$work/plays" <<'EOF'
+01-dot-product.v1-interleaved contended
+01-dot-product.v2-kahan fail
+01-dot-product.v3-sequential skip-size
+01-dot-product.v4-unrolled died
+01-dot-product.v5-warp-shuffle error
+01-dot-product.stress.v2-kahan timeout
+EOF
+    again="01-dot-product.v1-interleaved 01-dot-product.v3-sequential 01-dot-product.v4-unrolled 01-dot-product.v5-warp-shuffle"
 
     # The most tests running at once, from the events, and each test that
     # ever ran beside another.
@@ -199,31 +220,37 @@ EOF
     [ "$(tail -1 "$work/events")" = "end 01-dot-product.perf" ] || fail "the timed test was not the last"
     awk '$1 == "end" { exit 1 } $0 == "start 01-dot-product.large" { found = 1; exit } END { exit !found }' "$work/events" ||
       fail "the large test was not among the first started (it would run alone at the end)"
-    # v2 failed and v3 skipped a size beside others: each ran again alone, and that counts.
-    for name in 01-dot-product.v2-kahan 01-dot-product.v3-sequential; do
+    # What contention can explain ran again alone, and that run counts.
+    for name in $again; do
       [ "$(runs "$name")" -eq 2 ] || fail "$name ran $(runs "$name") times, want 2"
       [ "$(status "$name")" = pass ] || fail "$name: $(status "$name"), want pass (its run alone)"
       [ -f "$out/results/$name.beside.log" ] || fail "no $name.beside.log, the log of its first run"
       awk -v name="$name" '$1 == "start" && $2 == name { ++n } n == 2 && $1 == "start" && $2 != name { exit 1 }
         n == 2 && $1 == "end" && $2 == name { exit 0 }' "$work/events" || fail "$name's second run was not alone"
     done
+    # The rest ran once, and its result stands: a failure without "contended yes", a timeout.
     for name in $(listed); do
-      case $name in *.v2-kahan | *.v3-sequential) continue ;; esac
+      case " $again " in *" $name "*) continue ;; esac
+      case $name in
+        *.stress.v2-kahan) want=timeout ;;
+        *.v2-kahan) want=fail ;;
+        *) want=pass ;;
+      esac
       [ "$(runs "$name")" -eq 1 ] || fail "$name ran $(runs "$name") times, want 1"
-      [ "$(status "$name")" = pass ] || fail "$name: $(status "$name"), want pass"
+      [ "$(status "$name")" = "$want" ] || fail "$name: $(status "$name"), want $want"
     done
     check_order
 
-    # One at a time: nothing overlaps, nothing runs twice, and v2's failure counts.
+    # One at a time: nothing overlaps, nothing runs twice, and v1's failure counts.
     rm -f "$work/events"
     PATH=$work/bin:$PATH grade_it 0 --labs 01-dot-product --parallel 1
     overlaps > "$work/overlaps"
     [ "$(sed -n 's/^most //p' "$work/overlaps")" -eq 1 ] || fail "with --parallel 1, tests overlapped"
-    [ "$(status 01-dot-product.v2-kahan)" = fail ] || fail "with --parallel 1, v2's failure did not count"
+    [ "$(status 01-dot-product.v1-interleaved)" = fail ] || fail "with --parallel 1, v1's failure did not count"
     for name in $(listed); do
       [ "$(runs "$name")" -eq 1 ] || fail "with --parallel 1, $name ran $(runs "$name") times"
     done
-    echo "tests ran side by side, the large among the first, the timed alone and last, and a failure beside others again alone" ;;
+    echo "tests ran side by side, the large among the first, the timed alone and last; what contention can explain ran again alone, and only that" ;;
 
   *) fail "unknown group $group" ;;
 esac
