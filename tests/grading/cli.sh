@@ -156,7 +156,15 @@ case $group in
       run 2 "$grade" "$work/big.zip" "$work/out-bad" --stage-only --parallel "$parallel"
       has "$work/log" "--parallel takes a whole number from 1 to 9999, not '$parallel'"
     done
-    run 0 "$grade" --check-options --parallel 4
+    # And a budget that is not a whole number of seconds from 1 to 999999, by option or environment.
+    for budget in 0 -5 1.5 ten 1000000 ""; do
+      run 2 "$grade" "$work/big.zip" "$work/out-bad" --budget "$budget"
+      has "$work/log" "--budget takes a whole number of seconds from 1 to 999999, not '$budget'"
+      run 2 "$grade" --check-options --budget "$budget"
+    done
+    PP_GRADE_BUDGET=soon run 2 "$grade" "$work/big.zip" "$work/out-bad"
+    has "$work/log" "PP_GRADE_BUDGET takes a whole number of seconds"
+    run 0 "$grade" --check-options --parallel 4 --budget 300
     [ ! -e "$work/out-bad" ] || fail "bad usage still wrote $work/out-bad"
     echo "every limit check passed" ;;
 

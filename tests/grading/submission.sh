@@ -22,7 +22,9 @@
 #       yes", it has none, its status is error, or it skipped a size) runs
 #       again alone and that run counts; any other failure, and a timeout,
 #       stands. With --parallel 1 nothing overlaps, nothing runs twice, and a
-#       failure counts as it is.
+#       failure counts as it is. With --budget 3 the test running at the end
+#       is stopped, and those that would start later (a run alone, the timed
+#       test) fail, saying so; grading still writes every report.
 set -u
 
 fail() {
@@ -139,19 +141,22 @@ case $group in
 
   schedule)
     real=$(command -v timeout) || fail "no timeout here"
-    rm -rf "${work:?}/bin" "$work/events"
+    rm -rf "${work:?}/bin" "$work/events" "$work/limits"
     mkdir -p "$work/bin"
     # The stand-in: everything that is not a test (configure, build, unpack)
     # goes to the real timeout; the probe finds a GPU; a test (it has a
-    # --verdict) logs its start and end and passes in about a second, but for
-    # those $work/plays names ("NAME PLAY"), which on their first run: fail
-    # with "contended yes" in the verdict (contended), fail with a verdict
-    # without it (fail: a wrong answer, a runner that exited by itself), die
-    # without a verdict (died), end in the grading's error (error), pass
-    # having skipped a size (skip-size), or time out (timeout).
+    # --verdict) logs the limit it was given, its start and its end, and
+    # passes in about a second, but for those $work/plays names ("NAME
+    # PLAY"), which on their first run: fail with "contended yes" in the
+    # verdict (contended), fail with a verdict without it (fail: a wrong
+    # answer, a runner that exited by itself), die without a verdict (died),
+    # end in the grading's error (error), pass having skipped a size
+    # (skip-size), time out (timeout), or hang until the real timeout stops
+    # it at the limit given (hang).
     cat > "$work/bin/timeout" <<EOF
 #!/bin/sh
 events="$work/events"
+limits="$work/limits"
 plays="$work/plays"
 real="$real"
 EOF
@@ -164,13 +169,16 @@ for argument in "$@"; do
 done
 [ -n "$verdict" ] || exec "$real" "$@"
 name=$(basename "$verdict" .verdict)
-echo "start $name" >> "$events"
-sleep 1
-echo "end $name" >> "$events"
 play=""
-[ "$(grep -c "^start $name\$" "$events")" -gt 1 ] ||
+grep -qx "start $name" "$events" 2> /dev/null ||
   play=$(awk -v name="$name" '$1 == name { print $2 }' "$plays")
+echo "$name $3" >> "$limits"
+echo "start $name" >> "$events"
+if [ "$play" = hang ]; then "$real" "$1" "$2" "$3" sleep 60; else sleep 1; fi
+rc=$?
+echo "end $name" >> "$events"
 case $play in
+  hang) exit $rc ;;
   contended) printf 'status fail\ncontended yes\n' > "$verdict"; exit 1 ;;
   fail) echo "status fail" > "$verdict"; exit 1 ;;
   died) exit 139 ;;
@@ -240,6 +248,8 @@ EOF
       [ "$(status "$name")" = "$want" ] || fail "$name: $(status "$name"), want $want"
     done
     check_order
+    # The default budget, 600 s, is less than a test's own limit (900 s): no test was given more.
+    awk '$2 > 600 { print; bad = 1 } END { exit bad }' "$work/limits" >&2 || fail "a test was given more than the budget"
 
     # One at a time: nothing overlaps, nothing runs twice, and v1's failure counts.
     rm -f "$work/events"
@@ -250,7 +260,41 @@ EOF
     for name in $(listed); do
       [ "$(runs "$name")" -eq 1 ] || fail "with --parallel 1, $name ran $(runs "$name") times"
     done
-    echo "tests ran side by side, the large among the first, the timed alone and last; what contention can explain ran again alone, and only that" ;;
+
+    # A budget of 3 s: the large test, started first, hangs and is stopped
+    # when the budget runs out; the racecheck test, started with it, fails
+    # "contended", and its run alone is refused, as is every test that would
+    # start later, the timed one among them: each fails and says why, in its
+    # log and in the summary. Grading ends soon after, and writes every report.
+    rm -f "$work/events" "$work/limits"
+    printf '%s\n' "01-dot-product.large hang" "01-dot-product.sanitizer.racecheck contended" > "$work/plays"
+    PATH=$work/bin:$PATH grade_it 0 --labs 01-dot-product --parallel 3 --budget 3
+    for report in results.json junit.xml row.csv row-header.csv summary.txt; do
+      [ -s "$out/$report" ] || fail "no $report once the budget ran out"
+    done
+    large=01-dot-product.large racecheck=01-dot-product.sanitizer.racecheck
+    [ "$(status "$large")" = timeout ] || fail "$large: $(status "$large"), want timeout"
+    grep -q '^run-test: stopped after [0-9]* s, when the grading budget ran out' "$out/results/$large.log" ||
+      fail "$large.log does not say the budget stopped it: $(tail -3 "$out/results/$large.log")"
+    awk '$2 > 3 { print; bad = 1 } END { exit bad }' "$work/limits" >&2 || fail "a test was given more than the 3 s budget"
+    [ "$(runs "$racecheck")" -eq 1 ] && [ -f "$out/results/$racecheck.beside.log" ] ||
+      fail "$racecheck ran $(runs "$racecheck") times, want once beside the others, then refused alone"
+    unstarted=0
+    for name in $(listed); do
+      [ "$(runs "$name")" -eq 0 ] || [ "$name" = "$racecheck" ] || continue
+      unstarted=$((unstarted + 1))
+      [ "$(status "$name")" = fail ] || fail "$name, refused by the budget: $(status "$name"), want fail"
+      grep -q '^run-test: grading budget exhausted: not run' "$out/results/$name.log" ||
+        fail "$name.log does not say the budget was exhausted: $(cat "$out/results/$name.log")"
+    done
+    [ "$(runs 01-dot-product.perf)" -eq 0 ] || fail "the timed test ran after the budget was spent"
+    [ "$unstarted" -ge 3 ] || fail "only $unstarted tests were refused by a 3 s budget"
+    grep -q 'grading budget exhausted: not run' "$out/summary.txt" || fail "summary.txt does not say the budget was exhausted"
+    grep -q "^grade: the tests' budget of 3 s (--budget) ran out: $((unstarted)) tests were not run" "$work/grade.log" ||
+      fail "grading/grade did not say how many tests the budget left out"
+    awk -F '\t' '$1 ~ /^tests-/ { t += $2 } END { exit !(t < 15) }' "$out/results/timing.tsv" ||
+      fail "the tests took longer than a 3 s budget allows: $(cat "$out/results/timing.tsv")"
+    echo "tests ran side by side, the large among the first, the timed alone and last; what contention can explain ran again alone, and only that; a spent budget refused the rest" ;;
 
   *) fail "unknown group $group" ;;
 esac

@@ -210,9 +210,9 @@ check_locks() {
     END { print "gates passed: " shared + 0 }' "$3" | sort > "$log.want"
   awk -v lock="$lock" '
     $0 == "-x " lock ".gate true" { ++gates; next }
-    index($0, "-x " lock " timeout ") == 1 { next }  # a lone test'"'"'s inner flock
-    index($0, "-x " lock ".gate flock -x " lock " timeout ") == 1 { how = "alone" }
-    index($0, "-s " lock " timeout ") == 1 { how = "shared" }
+    index($0, "-x " lock " ") == 1 { next }  # a lone test'"'"'s inner flock
+    index($0, "-x " lock ".gate flock -x " lock " ") == 1 { how = "alone" }
+    index($0, "-s " lock " ") == 1 { how = "shared" }
     { name = "(no verdict: " $0 ")"
       if (match($0, /[^\/ ]+[.]verdict( |$)/)) {
         name = substr($0, RSTART, RLENGTH)
