@@ -151,8 +151,9 @@ case $group in
     # verdict (contended), fail with a verdict without it (fail: a wrong
     # answer, a runner that exited by itself), die without a verdict (died),
     # end in the grading's error (error), pass having skipped a size
-    # (skip-size), time out (timeout), or hang until the real timeout stops
-    # it at the limit given (hang).
+    # (skip-size), skip with every size skipped (skip-all), time out
+    # (timeout), or hang until the real timeout stops it at the limit given
+    # (hang).
     cat > "$work/bin/timeout" <<EOF
 #!/bin/sh
 events="$work/events"
@@ -184,6 +185,10 @@ case $play in
   died) exit 139 ;;
   error) echo "status error" > "$verdict"; exit 2 ;;
   skip-size) echo "skip size 2^28: needs 2.3 GiB of device memory, 1.0 GiB free" ;;
+  skip-all)
+    echo "skip size 2^28: needs 2.3 GiB of device memory, 1.0 GiB free"
+    echo "status skip" > "$verdict"
+    exit 77 ;;
   timeout) exit 124 ;;
 esac
 echo "status pass" > "$verdict"
@@ -196,9 +201,11 @@ EOF
 01-dot-product.v3-sequential skip-size
 01-dot-product.v4-unrolled died
 01-dot-product.v5-warp-shuffle error
+01-dot-product.stress.v1-interleaved skip-all
 01-dot-product.stress.v2-kahan timeout
 EOF
-    again="01-dot-product.v1-interleaved 01-dot-product.v3-sequential 01-dot-product.v4-unrolled 01-dot-product.v5-warp-shuffle"
+    again="01-dot-product.v1-interleaved 01-dot-product.v3-sequential 01-dot-product.v4-unrolled \
+      01-dot-product.v5-warp-shuffle 01-dot-product.stress.v1-interleaved"
 
     # The most tests running at once, from the events, and each test that
     # ever ran beside another.
