@@ -4,13 +4,15 @@
 # setup.sh and run_autograder at its root.
 #
 #   grading/gradescope/make-bundle.sh [OUT.zip] [--labs "LAB ..."] [--rubric FILE]
-#                                     [--timeout-scale X]
+#                                     [--timeout-scale X] [--budget S]
 #
 # --labs: the labs this assignment grades (default: all); their rubric is the
 # rubric's part for them. --rubric: a rubric to use instead of grading/rubric.txt.
-# Default OUT.zip: build/gradescope-autograder.zip. Every option is checked
-# before anything is written, by grading/grade --check-options for those the
-# bundle hands to it; a bad one: exit code 2 and a message.
+# --timeout-scale, --budget: written to gradescope.conf, for run_autograder
+# to pass to grading/grade. Default OUT.zip: build/gradescope-autograder.zip.
+# Every option is checked before anything is written, by grading/grade
+# --check-options for those the bundle hands to it; a bad one: exit code 2
+# and a message.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 tree=$(cd "$here/../.." && pwd)
@@ -20,18 +22,19 @@ bad_usage() {
   exit 2
 }
 
-zip="" labs="" labs_given=0 rubric="" scale=""
+zip="" labs="" labs_given=0 rubric="" scale="" budget=""
 while [ $# -gt 0 ]; do
   case $1 in
-    --labs | --rubric | --timeout-scale)
+    --labs | --rubric | --timeout-scale | --budget)
       [ $# -ge 2 ] || bad_usage "$1 needs a value"
       case $1 in
         --labs) labs=$(printf '%s' "$2" | tr ',' ' ') labs_given=1 ;;
         --rubric) rubric=$2 ;;
         --timeout-scale) scale=$2 ;;
+        --budget) budget=$2 ;;
       esac
       shift 2 ;;
-    -h | --help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) bad_usage "unknown option $1" ;;
     *)
       [ -z "$zip" ] || bad_usage "one bundle, not '$zip' and '$1'"
@@ -50,6 +53,7 @@ fi
 set --
 [ "$labs_given" -eq 0 ] || set -- "$@" --labs "$labs"
 [ -z "$scale" ] || set -- "$@" --timeout-scale "$scale"
+[ -z "$budget" ] || set -- "$@" --budget "$budget"
 [ -z "$rubric" ] || set -- "$@" --rubric "$rubric"
 why=$("$tree/grading/grade" --check-options "$@" 2>&1 > /dev/null) ||
   bad_usage "$(printf '%s\n' "$why" | sed -n '1s/^grade: //p')"
@@ -74,6 +78,7 @@ echo "$commit" > "$stage/COMMIT"
 {
   [ -z "$labs" ] || echo "labs $labs"
   [ -z "$scale" ] || echo "timeout-scale $scale"
+  [ -z "$budget" ] || echo "budget $budget"
 } > "$stage/gradescope.conf"
 
 mkdir -p "$(dirname "$zip")" && rm -f "$zip" || exit 1

@@ -4,10 +4,12 @@
 #
 #   grading/slurm/submit.sh SUBMISSIONS OUT_DIR [--partition P] [--gres SPEC |
 #       --no-gres] [--time T] [--cpus N] [--max-parallel N] [--sbatch "OPTIONS"]
-#       [-- grade-class options: --rubric FILE --labs "LAB ..." --timeout-scale X]
+#       [-- grade-class options: --rubric FILE --labs "LAB ..." --timeout-scale X
+#        --budget S]
 #
 # SUBMISSIONS holds one folder or archive per student (grading/grade-class).
-# Writes OUT_DIR/submissions.txt (task N grades line N + 1), submits the array
+# Checks the grade-class options (a bad one: exit 2, nothing submitted),
+# writes OUT_DIR/submissions.txt (task N grades line N + 1), submits the array
 # with task logs in OUT_DIR/slurm/<job>_<task>.out, and prints the job id
 # (also in OUT_DIR/slurm/job-id). --gres defaults to gpu:1, as in the script;
 # --no-gres requests no GPU (a cluster without GPUs, or CI: the GPU tests skip).
@@ -16,7 +18,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 tree=$(cd "$here/../.." && pwd)
 
 usage() {
-  sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -54,7 +56,7 @@ case $max_parallel in
 esac
 command -v sbatch >/dev/null 2>&1 || { echo "submit.sh: no sbatch here" >&2; exit 1; }
 
-"$tree/grading/grade-class" --list-only "$submissions" "$out" || exit $?
+"$tree/grading/grade-class" --list-only "$submissions" "$out" "$@" || exit $?
 case $out in /*) ;; *) out=$PWD/$out ;; esac
 count=$(wc -l < "$out/submissions.txt")
 mkdir -p "$out/slurm"

@@ -156,8 +156,21 @@ case $group in
       run 2 "$grade" "$work/big.zip" "$work/out-bad" --stage-only --parallel "$parallel"
       has "$work/log" "--parallel takes a whole number from 1 to 9999, not '$parallel'"
     done
-    run 0 "$grade" --check-options --parallel 4
+    # And a budget that is not a whole number of seconds from 1 to 999999, by option or environment.
+    for budget in 0 -5 1.5 ten 1000000 ""; do
+      run 2 "$grade" "$work/big.zip" "$work/out-bad" --budget "$budget"
+      has "$work/log" "--budget takes a whole number of seconds from 1 to 999999, not '$budget'"
+      run 2 "$grade" --check-options --budget "$budget"
+    done
+    PP_GRADE_BUDGET=soon run 2 "$grade" "$work/big.zip" "$work/out-bad"
+    has "$work/log" "PP_GRADE_BUDGET takes a whole number of seconds"
+    run 0 "$grade" --check-options --parallel 4 --budget 300
     [ ! -e "$work/out-bad" ] || fail "bad usage still wrote $work/out-bad"
+    # grade-class checks what it hands to grading/grade before it writes anything.
+    run 2 "$tree/grading/grade-class" "$work/many" "$work/out-class" --budget 0
+    has "$work/log" "--budget takes a whole number of seconds"
+    run 2 "$tree/grading/grade-class" --list-only "$work/many" "$work/out-class" --budget ten
+    [ ! -e "$work/out-class" ] || fail "grade-class, refused, still wrote $work/out-class"
     echo "every limit check passed" ;;
 
   names)
@@ -215,6 +228,8 @@ case $group in
     check_refused "--timeout-scale takes a positive number" "$zip" --timeout-scale 0
     check_refused "--timeout-scale takes a positive number" "$zip" --timeout-scale -2
     check_refused "--timeout-scale takes a positive number" "$zip" --timeout-scale 1e3
+    check_refused "--budget takes a whole number of seconds" "$zip" --budget 0
+    check_refused "--budget takes a whole number of seconds" "$zip" --budget 5m
     check_refused "no lab 'no-such-lab'" "$zip" --labs no-such-lab
     check_refused "--labs needs at least one lab" "$zip" --labs ""
     check_refused "no rubric at $work/none.txt" "$zip" --rubric "$work/none.txt"
@@ -224,11 +239,12 @@ case $group in
     check_refused "one bundle, not" "$zip" "$work/out/second.zip"
     check_refused "must end in .zip" "$work/out/autograder.tar"
     # Good options make the bundle, and its gradescope.conf holds them.
-    run 0 sh "$bundle" "$zip" --labs 01-dot-product --timeout-scale 1.5
+    run 0 sh "$bundle" "$zip" --labs 01-dot-product --timeout-scale 1.5 --budget 300
     mkdir -p "$work/unzipped"
     (cd "$work/unzipped" && cmake -E tar xf "$zip" gradescope.conf) || fail "no gradescope.conf in $zip"
     has "$work/unzipped/gradescope.conf" "labs 01-dot-product"
     has "$work/unzipped/gradescope.conf" "timeout-scale 1.5"
+    has "$work/unzipped/gradescope.conf" "budget 300"
 
     # run_autograder, where the grading itself fails: results.json says so and
     # has no score (a stand-in grading/grade fails with a message to quote).

@@ -13,14 +13,18 @@
 #       tests are not-built; lab 01 is graded; the wall time of each phase is
 #       reported.
 #   submission.sh schedule TREE WORK   lab 01 again, with a stand-in for
-#       `timeout` that plays every test (it passes; on their first run, v2
-#       fails and v3 passes having skipped a size) and logs when each starts
-#       and ends, so that the order CTest runs them in can be checked without
-#       a GPU: tests overlap, at most --parallel at a time; the large test
-#       starts among the first; the timed test runs alone, last; a test that failed,
-#       or skipped a size, beside others runs again alone and that run counts.
-#       With --parallel 1 nothing overlaps, nothing runs twice, and a failure
-#       counts as it is.
+#       `timeout` that plays every test (it passes, but for a few that fail in
+#       different ways on their first run) and logs when each starts and ends,
+#       so that the order CTest runs them in can be checked without a GPU:
+#       tests overlap, at most --parallel at a time; the large test starts
+#       among the first; the timed test runs alone, last; a test whose result
+#       beside others contention can explain (its verdict says "contended
+#       yes", it has none, its status is error, or it skipped a size) runs
+#       again alone and that run counts; any other failure, and a timeout,
+#       stands. With --parallel 1 nothing overlaps, nothing runs twice, and a
+#       failure counts as it is. With --budget 3 the test running at the end
+#       is stopped, and those that would start later (a run alone, the timed
+#       test) fail, saying so; grading still writes every report.
 set -u
 
 fail() {
@@ -137,15 +141,24 @@ case $group in
 
   schedule)
     real=$(command -v timeout) || fail "no timeout here"
-    rm -rf "${work:?}/bin" "$work/events"
+    rm -rf "${work:?}/bin" "$work/events" "$work/limits"
     mkdir -p "$work/bin"
     # The stand-in: everything that is not a test (configure, build, unpack)
     # goes to the real timeout; the probe finds a GPU; a test (it has a
-    # --verdict) logs its start and end and passes, but for two on their
-    # first run: v2 fails, v3 passes having skipped a size.
+    # --verdict) logs the limit it was given, its start and its end, and
+    # passes in about a second, but for those $work/plays names ("NAME
+    # PLAY"), which on their first run: fail with "contended yes" in the
+    # verdict (contended), fail with a verdict without it (fail: a wrong
+    # answer, a runner that exited by itself), die without a verdict (died),
+    # end in the grading's error (error), pass having skipped a size
+    # (skip-size), skip with every size skipped (skip-all), time out
+    # (timeout), or hang until the real timeout stops it at the limit given
+    # (hang).
     cat > "$work/bin/timeout" <<EOF
 #!/bin/sh
 events="$work/events"
+limits="$work/limits"
+plays="$work/plays"
 real="$real"
 EOF
     cat >> "$work/bin/timeout" <<'EOF'
@@ -157,19 +170,42 @@ for argument in "$@"; do
 done
 [ -n "$verdict" ] || exec "$real" "$@"
 name=$(basename "$verdict" .verdict)
+play=""
+grep -qx "start $name" "$events" 2> /dev/null ||
+  play=$(awk -v name="$name" '$1 == name { print $2 }' "$plays")
+echo "$name $3" >> "$limits"
 echo "start $name" >> "$events"
-sleep 1
+if [ "$play" = hang ]; then "$real" "$1" "$2" "$3" sleep 60; else sleep 1; fi
+rc=$?
 echo "end $name" >> "$events"
-if [ "$(grep -c "^start $name\$" "$events")" -eq 1 ]; then
-  case $name in
-    *.v2-kahan) exit 1 ;;
-    *.v3-sequential) echo "skip size 2^28: needs 2.3 GiB of device memory, 1.0 GiB free" ;;
-  esac
-fi
+case $play in
+  hang) exit $rc ;;
+  contended) printf 'status fail\ncontended yes\n' > "$verdict"; exit 1 ;;
+  fail) echo "status fail" > "$verdict"; exit 1 ;;
+  died) exit 139 ;;
+  error) echo "status error" > "$verdict"; exit 2 ;;
+  skip-size) echo "skip size 2^28: needs 2.3 GiB of device memory, 1.0 GiB free" ;;
+  skip-all)
+    echo "skip size 2^28: needs 2.3 GiB of device memory, 1.0 GiB free"
+    echo "status skip" > "$verdict"
+    exit 77 ;;
+  timeout) exit 124 ;;
+esac
 echo "status pass" > "$verdict"
 exit 0
 EOF
     chmod +x "$work/bin/timeout"
+    cat > "$work/plays" <<'EOF'
+01-dot-product.v1-interleaved contended
+01-dot-product.v2-kahan fail
+01-dot-product.v3-sequential skip-size
+01-dot-product.v4-unrolled died
+01-dot-product.v5-warp-shuffle error
+01-dot-product.stress.v1-interleaved skip-all
+01-dot-product.stress.v2-kahan timeout
+EOF
+    again="01-dot-product.v1-interleaved 01-dot-product.v3-sequential 01-dot-product.v4-unrolled \
+      01-dot-product.v5-warp-shuffle 01-dot-product.stress.v1-interleaved"
 
     # The most tests running at once, from the events, and each test that
     # ever ran beside another.
@@ -199,31 +235,73 @@ EOF
     [ "$(tail -1 "$work/events")" = "end 01-dot-product.perf" ] || fail "the timed test was not the last"
     awk '$1 == "end" { exit 1 } $0 == "start 01-dot-product.large" { found = 1; exit } END { exit !found }' "$work/events" ||
       fail "the large test was not among the first started (it would run alone at the end)"
-    # v2 failed and v3 skipped a size beside others: each ran again alone, and that counts.
-    for name in 01-dot-product.v2-kahan 01-dot-product.v3-sequential; do
+    # What contention can explain ran again alone, and that run counts.
+    for name in $again; do
       [ "$(runs "$name")" -eq 2 ] || fail "$name ran $(runs "$name") times, want 2"
       [ "$(status "$name")" = pass ] || fail "$name: $(status "$name"), want pass (its run alone)"
       [ -f "$out/results/$name.beside.log" ] || fail "no $name.beside.log, the log of its first run"
       awk -v name="$name" '$1 == "start" && $2 == name { ++n } n == 2 && $1 == "start" && $2 != name { exit 1 }
         n == 2 && $1 == "end" && $2 == name { exit 0 }' "$work/events" || fail "$name's second run was not alone"
     done
+    # The rest ran once, and its result stands: a failure without "contended yes", a timeout.
     for name in $(listed); do
-      case $name in *.v2-kahan | *.v3-sequential) continue ;; esac
+      case " $again " in *" $name "*) continue ;; esac
+      case $name in
+        *.stress.v2-kahan) want=timeout ;;
+        *.v2-kahan) want=fail ;;
+        *) want=pass ;;
+      esac
       [ "$(runs "$name")" -eq 1 ] || fail "$name ran $(runs "$name") times, want 1"
-      [ "$(status "$name")" = pass ] || fail "$name: $(status "$name"), want pass"
+      [ "$(status "$name")" = "$want" ] || fail "$name: $(status "$name"), want $want"
     done
     check_order
+    # The default budget, 600 s, is less than a test's own limit (900 s): no test was given more.
+    awk '$2 > 600 { print; bad = 1 } END { exit bad }' "$work/limits" >&2 || fail "a test was given more than the budget"
 
-    # One at a time: nothing overlaps, nothing runs twice, and v2's failure counts.
+    # One at a time: nothing overlaps, nothing runs twice, and v1's failure counts.
     rm -f "$work/events"
     PATH=$work/bin:$PATH grade_it 0 --labs 01-dot-product --parallel 1
     overlaps > "$work/overlaps"
     [ "$(sed -n 's/^most //p' "$work/overlaps")" -eq 1 ] || fail "with --parallel 1, tests overlapped"
-    [ "$(status 01-dot-product.v2-kahan)" = fail ] || fail "with --parallel 1, v2's failure did not count"
+    [ "$(status 01-dot-product.v1-interleaved)" = fail ] || fail "with --parallel 1, v1's failure did not count"
     for name in $(listed); do
       [ "$(runs "$name")" -eq 1 ] || fail "with --parallel 1, $name ran $(runs "$name") times"
     done
-    echo "tests ran side by side, the large among the first, the timed alone and last, and a failure beside others again alone" ;;
+
+    # A budget of 3 s: the large test, started first, hangs and is stopped
+    # when the budget runs out; the racecheck test, started with it, fails
+    # "contended", and its run alone is refused, as is every test that would
+    # start later, the timed one among them: each fails and says why, in its
+    # log and in the summary. Grading ends soon after, and writes every report.
+    rm -f "$work/events" "$work/limits"
+    printf '%s\n' "01-dot-product.large hang" "01-dot-product.sanitizer.racecheck contended" > "$work/plays"
+    PATH=$work/bin:$PATH grade_it 0 --labs 01-dot-product --parallel 3 --budget 3
+    for report in results.json junit.xml row.csv row-header.csv summary.txt; do
+      [ -s "$out/$report" ] || fail "no $report once the budget ran out"
+    done
+    large=01-dot-product.large racecheck=01-dot-product.sanitizer.racecheck
+    [ "$(status "$large")" = timeout ] || fail "$large: $(status "$large"), want timeout"
+    grep -q '^run-test: stopped after [0-9]* s, when the grading budget ran out' "$out/results/$large.log" ||
+      fail "$large.log does not say the budget stopped it: $(tail -3 "$out/results/$large.log")"
+    awk '$2 > 3 { print; bad = 1 } END { exit bad }' "$work/limits" >&2 || fail "a test was given more than the 3 s budget"
+    [ "$(runs "$racecheck")" -eq 1 ] && [ -f "$out/results/$racecheck.beside.log" ] ||
+      fail "$racecheck ran $(runs "$racecheck") times, want once beside the others, then refused alone"
+    unstarted=0
+    for name in $(listed); do
+      [ "$(runs "$name")" -eq 0 ] || [ "$name" = "$racecheck" ] || continue
+      unstarted=$((unstarted + 1))
+      [ "$(status "$name")" = fail ] || fail "$name, refused by the budget: $(status "$name"), want fail"
+      grep -q '^run-test: grading budget exhausted: not run' "$out/results/$name.log" ||
+        fail "$name.log does not say the budget was exhausted: $(cat "$out/results/$name.log")"
+    done
+    [ "$(runs 01-dot-product.perf)" -eq 0 ] || fail "the timed test ran after the budget was spent"
+    [ "$unstarted" -ge 3 ] || fail "only $unstarted tests were refused by a 3 s budget"
+    grep -q 'grading budget exhausted: not run' "$out/summary.txt" || fail "summary.txt does not say the budget was exhausted"
+    grep -q "^grade: the tests' budget of 3 s (--budget) ran out: $((unstarted)) tests were not run" "$work/grade.log" ||
+      fail "grading/grade did not say how many tests the budget left out"
+    awk -F '\t' '$1 ~ /^tests-/ { t += $2 } END { exit !(t < 15) }' "$out/results/timing.tsv" ||
+      fail "the tests took longer than a 3 s budget allows: $(cat "$out/results/timing.tsv")"
+    echo "tests ran side by side, the large among the first, the timed alone and last; what contention can explain ran again alone, and only that; a spent budget refused the rest" ;;
 
   *) fail "unknown group $group" ;;
 esac

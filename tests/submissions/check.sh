@@ -34,6 +34,7 @@
 #   needs cgroups            skipped (77) where tests get no cgroup (grading/run-test
 #                            --cgroups): the defence it tests needs one
 #   no-process NAME          no process named NAME is left once grading ends
+#   rerun none               no test ran again alone (no <test>.beside.log)
 # A hostile sample's file may name, and check.sh then fills in: @SECRET@, a
 # file outside the tree holding a random word that must appear nowhere in the
 # grading's output folder; @MARKER@, a path outside the output folder that
@@ -210,9 +211,9 @@ check_locks() {
     END { print "gates passed: " shared + 0 }' "$3" | sort > "$log.want"
   awk -v lock="$lock" '
     $0 == "-x " lock ".gate true" { ++gates; next }
-    index($0, "-x " lock " timeout ") == 1 { next }  # a lone test'"'"'s inner flock
-    index($0, "-x " lock ".gate flock -x " lock " timeout ") == 1 { how = "alone" }
-    index($0, "-s " lock " timeout ") == 1 { how = "shared" }
+    index($0, "-x " lock " ") == 1 { next }  # a lone test'"'"'s inner flock
+    index($0, "-x " lock ".gate flock -x " lock " ") == 1 { how = "alone" }
+    index($0, "-s " lock " ") == 1 { how = "shared" }
     { name = "(no verdict: " $0 ")"
       if (match($0, /[^\/ ]+[.]verdict( |$)/)) {
         name = substr($0, RSTART, RLENGTH)
@@ -268,6 +269,10 @@ check_sample() {
   ! grep -rqF "$secret" "$work/out" ||
     fail "the secret file's word is in $(grep -rlF "$secret" "$work/out" | head -3 | tr '\n' ' ')"
   [ -s "$work/out/results/tests.tsv" ] || { tail -40 "$work/grade.log" >&2; fail "grading/grade failed (exit $rc): $work/grade.log"; }
+  if [ "$(key "$expected" rerun)" = none ]; then
+    again=$(cd "$work/out/results" && find . -name '*.beside.log' | sed 's|^\./||; s|\.beside\.log$||' | tr '\n' ' ')
+    [ -z "$again" ] || fail "tests ran again alone: $again"
+  fi
   want=$(want_exit "$work/out")
   [ $rc -eq "$want" ] || { tail -40 "$work/grade.log" >&2; fail "grading/grade exited $rc, want $want: $work/grade.log"; }
   compare "$expected" "$work/out" || { cat "$work/out/summary.txt" >&2; fail "$expected: unexpected statuses"; }
