@@ -31,7 +31,7 @@
 #   <lab>.challenge.<variant>     the same for the challenge level's file
 #   <lab>.skeleton-drift          labs/ is what pp-skeleton makes of solutions/ (guided level)
 #   <lab>.challenge-drift         labs-challenge/ is what it makes at the challenge level
-#   <lab>.symbols                 the solution and both skeletons pass grading's symbol check
+#   <lab>.symbols                 the solution and both skeletons pass grading's symbol and section check
 #   <lab>.mutant.<name>           each tests/mutants/<lab>/<name>.patch is rejected by a
 #                                 check of the gauntlet, and the test says which
 #
@@ -411,7 +411,8 @@ function(pp_add_submission_lab lab grader source perf_size contract)
   endif()
   pp_submission_test(${lab} ${lab}.symbols 120 host
     $<TARGET_FILE:pp-symcheck> --allow ${PROJECT_SOURCE_DIR}/grading/allowed-symbols.txt
-    --contract ${contract} --verdict ${results}/${lab}.symbols.verdict $<TARGET_OBJECTS:${lab}-student>)
+    --sections ${PROJECT_SOURCE_DIR}/grading/allowed-sections.txt --contract ${contract}
+    --verdict ${results}/${lab}.symbols.verdict $<TARGET_OBJECTS:${lab}-student>)
   foreach(check IN LISTS PP_CHECKS)
     set(args ${PP_CHECK_${check}_ARGS})
     set(check_sandboxed ${sandboxed})
@@ -579,7 +580,8 @@ function(pp_add_lab lab)
 
   # What grading/grade refuses, the course's own files must not use.
   add_test(NAME ${lab}.symbols COMMAND pp-symcheck --allow ${PROJECT_SOURCE_DIR}/grading/allowed-symbols.txt
-           --contract ${contract} $<TARGET_OBJECTS:${lab}> $<TARGET_OBJECTS:${lab}-skeleton> $<TARGET_OBJECTS:${lab}-challenge>)
+           --sections ${PROJECT_SOURCE_DIR}/grading/allowed-sections.txt --contract ${contract}
+           $<TARGET_OBJECTS:${lab}> $<TARGET_OBJECTS:${lab}-skeleton> $<TARGET_OBJECTS:${lab}-challenge>)
   set_tests_properties(${lab}.symbols PROPERTIES LABELS "${lab};host")
 
   # A mutant meets every check of the gauntlet in one test, until one rejects it.
