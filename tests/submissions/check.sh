@@ -36,7 +36,10 @@
 #   no-process NAME          no process named NAME is left once grading ends
 # A hostile sample's file may name, and check.sh then fills in: @SECRET@, a
 # file outside the tree holding a random word that must appear nowhere in the
-# grading's output folder; @MARKER@, a path outside the output folder that
+# grading's output folder (on a line "secret WORD", which a tool that quotes
+# what it cannot parse, such as as, quotes whole; it lies beside the output
+# folder, so a sample may also name it from the build folder as
+# ../../secret.txt); @MARKER@, a path outside the output folder that
 # must not exist once grading ends; @OUT@, the grading's output folder (which
 # it must not be able to write: its statuses show whether it did).
 # Without a GPU, a GPU test (any but <lab>.build and <lab>.symbols) may report
@@ -248,7 +251,7 @@ check_sample() {
     lock=$work/gpu.lock
   fi
   secret=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
-  echo "$secret" > "$work/secret.txt"
+  echo "secret $secret" > "$work/secret.txt"
   within=$(key "$expected" within)
   echo "grading $submission $*"
   started=$(date +%s)
