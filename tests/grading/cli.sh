@@ -317,6 +317,9 @@ EOF
       -- cc -c "$work/ok.c" -o "$work/obj.o"
     has "$work/log" "refused: holds a section"
     [ ! -e "$work/obj.o" ] || fail "an object its section check refused was copied out"
+    run 2 sh "$sandbox" compile --ro "$work/ok.c" --sections "$work/no-such-check" "$work/sections.txt" \
+      -- cc -c "$work/ok.c" -o "$work/obj.o"                # a check that cannot run passes nothing
+    [ ! -e "$work/obj.o" ] || fail "an object whose section check could not run was copied out"
 
     # The link: in the build's folder, it sees the files its command names
     # (relative or not), and no other; its output is copied out only when it
