@@ -31,7 +31,7 @@
 #   <lab>.challenge.<variant>     the same for the challenge level's file
 #   <lab>.skeleton-drift          labs/ is what pp-skeleton makes of solutions/ (guided level)
 #   <lab>.challenge-drift         labs-challenge/ is what it makes at the challenge level
-#   <lab>.symbols                 the solution and both skeletons pass grading's symbol check
+#   <lab>.symbols                 the solution and both skeletons pass grading's symbol and section check
 #   <lab>.mutant.<name>           each tests/mutants/<lab>/<name>.patch is rejected by a
 #                                 check of the gauntlet, and the test says which
 #
@@ -338,7 +338,8 @@ endfunction()
 # caller), each judged by the checker, plus the symbol check and perf. With
 # PP_SANDBOX (grading/sandbox; grading/grade sets it unless --no-sandbox), the
 # student's file is compiled in the sandbox, seeing only itself, its lab's
-# contract header and common/include, and the runner runs in it.
+# contract header and common/include, the runner is linked in it (seeing
+# only the system's folders and the files the link names) and runs in it.
 # The toolchain's folders that lie outside the system's (e.g. a host compiler
 # in /opt/gcc, whose libraries the runner loads too): the sandbox binds them
 # read-only (grading/sandbox --system), as it binds /usr.
@@ -355,6 +356,37 @@ if(PP_GRADE STREQUAL "submission")
   endforeach()
 endif()
 
+# <out>: the command line that runs grading/sandbox <mode> with <arguments>,
+# the toolchain's folders (--system) and "--", as a list (a launcher property).
+function(pp_sandbox_command out mode)
+  set(command sh ${PP_SANDBOX} ${mode} ${ARGN})
+  foreach(dir IN LISTS PP_SANDBOX_SYSTEM)
+    list(APPEND command --system ${dir})
+  endforeach()
+  list(APPEND command --)
+  set(${out} "${command}" PARENT_SCOPE)
+endfunction()
+
+# The link of a submission's runner <target>: without GCC's LTO plugin
+# (-fno-lto, -fno-use-linker-plugin: gcc then runs no lto1 and no assembler
+# at link time, whatever sections an object holds), and with PP_SANDBOX in
+# the sandbox (grading/sandbox link), which shows the linker the system's
+# folders and the files its command line names, and nothing else of this
+# machine's. RULE_LAUNCH_LINK is one string of shell words: each is quoted.
+function(pp_submission_link target)
+  target_link_options(${target} PRIVATE -fno-lto -fno-use-linker-plugin)
+  if(NOT PP_SANDBOX)
+    return()
+  endif()
+  pp_sandbox_command(command link)
+  set(launcher "")
+  foreach(word IN LISTS command)
+    string(REPLACE "'" "'\\''" word "${word}")
+    string(APPEND launcher "'${word}' ")
+  endforeach()
+  set_target_properties(${target} PROPERTIES RULE_LAUNCH_LINK "${launcher}")
+endfunction()
+
 function(pp_add_submission_lab lab grader source perf_size contract)
   set(submitted ${PP_SUBMISSION}/${lab}/${source})
   if(NOT EXISTS ${submitted})
@@ -370,18 +402,18 @@ function(pp_add_submission_lab lab grader source perf_size contract)
   add_library(${lab}-student OBJECT ${submitted})
   target_link_libraries(${lab}-student PRIVATE ${grader})
   target_compile_options(${lab}-student PRIVATE -lineinfo)
-  set(sandbox_run "")
   if(PP_SANDBOX)
-    set(launcher sh ${PP_SANDBOX} compile --ro ${submitted} --ro ${contract}
-                 --ro ${PROJECT_SOURCE_DIR}/common/include)
-    foreach(dir IN LISTS PP_SANDBOX_SYSTEM)
-      list(APPEND launcher --system ${dir})
-    endforeach()
-    list(APPEND launcher --)
+    # The object leaves the sandbox only if it holds nothing but what nvcc
+    # emits for a lab file (pp-symcheck --sections, built first).
+    pp_sandbox_command(launcher compile --ro ${submitted} --ro ${contract}
+                       --ro ${PROJECT_SOURCE_DIR}/common/include
+                       --sections $<TARGET_FILE:pp-symcheck> ${PROJECT_SOURCE_DIR}/grading/allowed-sections.txt)
     set_target_properties(${lab}-student PROPERTIES CUDA_COMPILER_LAUNCHER "${launcher}")
+    add_dependencies(${lab}-student pp-symcheck)
   endif()
   add_executable(${lab})
   target_link_libraries(${lab} PRIVATE ${lab}-student ${grader})
+  pp_submission_link(${lab})
   add_custom_target(${lab}-grading)
   add_dependencies(${lab}-grading ${lab} pp-trusted)
   # The file again with its blocks' indices reversed (the stress check's
@@ -392,9 +424,11 @@ function(pp_add_submission_lab lab grader source perf_size contract)
     pp_reverse_blocks(${lab}-student-reversed)
     if(PP_SANDBOX)
       set_target_properties(${lab}-student-reversed PROPERTIES CUDA_COMPILER_LAUNCHER "${launcher}")
+      add_dependencies(${lab}-student-reversed pp-symcheck)
     endif()
     add_executable(${lab}-reversed)
     target_link_libraries(${lab}-reversed PRIVATE ${lab}-student-reversed ${grader})
+    pp_submission_link(${lab}-reversed)
     add_dependencies(${lab}-grading ${lab}-reversed)
   endif()
 
@@ -411,7 +445,8 @@ function(pp_add_submission_lab lab grader source perf_size contract)
   endif()
   pp_submission_test(${lab} ${lab}.symbols 120 host
     $<TARGET_FILE:pp-symcheck> --allow ${PROJECT_SOURCE_DIR}/grading/allowed-symbols.txt
-    --contract ${contract} --verdict ${results}/${lab}.symbols.verdict $<TARGET_OBJECTS:${lab}-student>)
+    --sections ${PROJECT_SOURCE_DIR}/grading/allowed-sections.txt --contract ${contract}
+    --verdict ${results}/${lab}.symbols.verdict $<TARGET_OBJECTS:${lab}-student>)
   foreach(check IN LISTS PP_CHECKS)
     set(args ${PP_CHECK_${check}_ARGS})
     set(check_sandboxed ${sandboxed})
@@ -579,7 +614,8 @@ function(pp_add_lab lab)
 
   # What grading/grade refuses, the course's own files must not use.
   add_test(NAME ${lab}.symbols COMMAND pp-symcheck --allow ${PROJECT_SOURCE_DIR}/grading/allowed-symbols.txt
-           --contract ${contract} $<TARGET_OBJECTS:${lab}> $<TARGET_OBJECTS:${lab}-skeleton> $<TARGET_OBJECTS:${lab}-challenge>)
+           --sections ${PROJECT_SOURCE_DIR}/grading/allowed-sections.txt --contract ${contract}
+           $<TARGET_OBJECTS:${lab}> $<TARGET_OBJECTS:${lab}-skeleton> $<TARGET_OBJECTS:${lab}-challenge>)
   set_tests_properties(${lab}.symbols PROPERTIES LABELS "${lab};host")
 
   # A mutant meets every check of the gauntlet in one test, until one rejects it.

@@ -1,17 +1,25 @@
 /* pp-symcheck: refuses a compiled lab file that uses what a submission must not.
  *
- *   pp-symcheck --allow LIST [--contract HEADER] [--verdict FILE] OBJECT...
+ *   pp-symcheck [--allow LIST] [--sections LIST] [--contract HEADER] [--verdict FILE] OBJECT...
  *
- * Reads the objects' symbols (nm), disassembly and relocations (objdump) and
- * checks them against LIST (grading/allowed-symbols.txt explains its lines):
+ * With --sections (grading/allowed-sections.txt), every section of each object
+ * (readelf -S) must match an "allow PATTERN" line of LIST, or hold the
+ * relocations (".rela" + name) of one that does: a lab file holds only what
+ * nvcc and its host compiler emit, and not, say, GCC's LTO bytecode
+ * (.gnu.lto_*), on which the linker would run the compiler. grading/sandbox
+ * runs this check on the object before it leaves the compile's sandbox.
+ * With --allow, it reads the objects' symbols (nm), disassembly and
+ * relocations (objdump) and checks them against LIST
+ * (grading/allowed-symbols.txt explains its lines):
  * every undefined symbol, weak ones included, must be allowed, no symbol may be
  * denied, no instruction may enter the kernel, and exit may only appear in
  * nvcc's never-run host copies of __device__ functions, which no other code
  * calls and no data (in any section but unwind and debug tables) points at.
  * It fails closed: it keeps every symbol and reference, whatever their number
- * and the length of their names, and it refuses an object that nm or objdump
- * cannot read or complain about, that is not x86-64 or AArch64 code, or whose
- * listings hold a line or a name it cannot parse.
+ * and the length of their names, and it refuses an object that readelf, nm or
+ * objdump cannot read or complain about, that is not x86-64 or AArch64 code, or
+ * whose listings hold a line or a name it cannot parse, or do not list every
+ * section.
  * And an object may define no external symbol (global or weak) but the names
  * HEADER, the lab's contract, declares extern (its variant table and count),
  * its kernels (nvcc's host functions that launch them, and their stubs) and
@@ -20,9 +28,9 @@
  * replace the real one wherever the runner calls it, the harness's timer and
  * checks included. Names local to the file (static) are its own business.
  * Exits 0 when clean, 1 when refused (each reason printed), 2 on bad usage: the
- * arguments, the allow-list or the contract, an object that is not a readable file, nm or
- * objdump missing. With --verdict it also writes "status pass|fail|error" and
- * one "note" per reason.
+ * arguments, an allow-list or the contract, an object that is not a readable
+ * file, readelf, nm or objdump missing. With --verdict it also writes
+ * "status pass|fail|error" and one "note" per reason.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -155,7 +163,9 @@ static size_t split(char *line, char **fields, size_t most) {
   return n;
 }
 
-static int read_list(const char *path) {
+/* Reads the lines "allow PATTERN" of @p path into @p allow and, where @p deny
+ * is not NULL, "deny PATTERN" into @p deny; '#' begins a comment line. */
+static int read_list(const char *path, strings *allow, strings *deny) {
   FILE *f = fopen(path, "r");
   if (!f) {
     fprintf(stderr, "error: cannot read the allow-list %s\n", path);
@@ -170,11 +180,12 @@ static int read_list(const char *path) {
     size_t n = split(line, field, 2);
     if (n == 0 || field[0][0] == '#') continue;
     int is_allow = !strcmp(field[0], "allow");
-    if (n != 2 || (!is_allow && strcmp(field[0], "deny"))) {
-      fprintf(stderr, "error: %s:%d: expected 'allow PATTERN' or 'deny PATTERN'\n", path, number);
+    if (n != 2 || (!is_allow && (!deny || strcmp(field[0], "deny")))) {
+      fprintf(stderr, "error: %s:%d: expected 'allow PATTERN'%s\n", path, number,
+              deny ? " or 'deny PATTERN'" : "");
       status = USAGE;
     } else {
-      append(is_allow ? &allowed : &denied, copy_of(field[1], strlen(field[1])));
+      append(is_allow ? allow : deny, copy_of(field[1], strlen(field[1])));
     }
   }
   free(line);
@@ -250,6 +261,7 @@ static int run_tool(char *const *command, int (*parse)(char *line)) {
   fflush(stdout);
   pid_t child = fork();
   if (child == 0) {
+    setenv("LC_ALL", "C", 1); /* the listings' words, untranslated */
     dup2(out[1], STDOUT_FILENO);
     dup2(fileno(complaints), STDERR_FILENO);
     close(out[0]);
@@ -270,8 +282,14 @@ static int run_tool(char *const *command, int (*parse)(char *line)) {
   ssize_t len;
   while ((len = getline(&line, &capacity, listing)) >= 0) {
     if (len > 0 && line[len - 1] == '\n') line[--len] = '\0';
-    /* Keep reading after a line that does not parse, so that the tool ends. */
-    if (!unparsed && (strlen(line) != (size_t)len || parse(line))) unparsed = copy_of(line, (size_t)len);
+    /* Keep reading after a line that does not parse, so that the tool ends;
+     * quote it as it was, before parse() split it. */
+    if (unparsed) continue;
+    char *text = copy_of(line, (size_t)len);
+    if (strlen(line) != (size_t)len || parse(line))
+      unparsed = text;
+    else
+      free(text);
   }
   fclose(listing);
   int wait_status = 0;
@@ -637,14 +655,102 @@ static void forget_code(void) {
   current = NULL;
 }
 
-static int check_object(const char *path) {
-  struct stat info;
-  if (stat(path, &info) || !S_ISREG(info.st_mode) || access(path, R_OK)) {
-    fprintf(stderr, "error: %s is not a file that can be read\n", path);
-    return USAGE;
+/* The sections an object may hold (--sections), and what readelf has said of
+ * the object being read: its count of section headers, how many it has
+ * listed, and where in its listing it is. */
+static strings section_allowed, section_refused;
+static long section_count, sections_listed;
+static enum { COUNT, HEADING, COLUMNS, SECTIONS, LEGEND } section_stage;
+
+/* 1 if @p text is a nonempty run of characters of @p set. */
+static int all_of(const char *text, const char *set) {
+  return *text && strspn(text, set) == strlen(text);
+}
+
+/* Whether a section named @p name may be in a lab file's object: it is on the
+ * list, or it holds the relocations (".rela" + name) of one that is. */
+static int section_is_allowed(const char *name) {
+  static const char characters[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-$";
+  if (!all_of(name, characters)) return 0; /* readelf wrote a control character as ^X */
+  return match(&section_allowed, name) || (!strncmp(name, ".rela", 5) && match(&section_allowed, name + 5));
+}
+
+/* readelf -S -W: "There are N section headers, starting at offset 0xO:",
+ * "Section Headers:", the column heads, one line per section
+ * "  [NR] NAME TYPE ADDRESS OFFSET SIZE ES [FLAGS] LK INF AL" (the null
+ * section 0 has no name, FLAGS may be empty), then "Key to Flags:" and its
+ * legend. Control characters in a name are written as ^X; a name with a
+ * blank does not parse. */
+static int parse_section(char *line) {
+  static const char count_head[] = "There are ", count_tail[] = " section headers, starting at offset 0x";
+  if (!*line || section_stage == LEGEND) return 0;
+  if (section_stage == COUNT) {
+    char *end;
+    if (strncmp(line, count_head, strlen(count_head))) return -1;
+    section_count = strtol(line + strlen(count_head), &end, 10);
+    section_stage = HEADING;
+    return section_count > 0 && !strncmp(end, count_tail, strlen(count_tail)) ? 0 : -1;
   }
-  object = path;
-  forget_code();
+  if (section_stage == HEADING) {
+    section_stage = COLUMNS;
+    return strcmp(line, "Section Headers:") ? -1 : 0;
+  }
+  if (section_stage == COLUMNS) {
+    section_stage = SECTIONS;
+    return strstr(line, "[Nr] Name ") ? 0 : -1;
+  }
+  if (!strcmp(line, "Key to Flags:")) {
+    section_stage = LEGEND;
+    return 0;
+  }
+  char *open = line + strspn(line, " "), *close = strchr(open, ']'), *field[11];
+  if (*open != '[' || !close) return -1;
+  *close = '\0';
+  if (!all_of(open + 1 + strspn(open + 1, " "), "0123456789") || strtol(open + 1, NULL, 10) != sections_listed)
+    return -1;
+  size_t n = split(close + 1, field, 10), named = sections_listed > 0;
+  ++sections_listed;
+  if (n != 8 + named && n != 9 + named) return -1;
+  for (size_t i = named + 1; i < named + 5; ++i)
+    if (!all_of(field[i], HEX)) return -1; /* ADDRESS OFFSET SIZE ES */
+  if (n == 9 + named && !all_of(field[named + 5], "ABCDEGILMOSTWXRlopxy")) return -1; /* FLAGS */
+  for (size_t i = n - 3; i < n; ++i)
+    if (!all_of(field[i], "0123456789")) return -1; /* LK INF AL */
+  if (!named) return strcmp(field[0], "NULL") ? -1 : 0;
+  if (!section_is_allowed(field[0])) append(&section_refused, copy_of(field[0], strlen(field[0])));
+  return 0;
+}
+
+/* Refuses @p path if it holds a section that is not allowed (readelf -S -W),
+ * naming the first few, or if readelf does not list each of its section headers. */
+static int check_sections(const char *path) {
+  enum { NAMED = 5 };
+  char *headers[] = {"readelf", "-S", "-W", "--", (char *)path, NULL};
+  section_stage = COUNT;
+  section_count = -1;
+  sections_listed = 0;
+  clear(&section_refused);
+  int status = run_tool(headers, parse_section);
+  if (status == PASS && sections_listed != section_count) {
+    refuse("cannot read %s: readelf listed %ld of its %ld sections", path, sections_listed, section_count);
+    status = FAIL;
+  }
+  if (section_refused.count) {
+    char names[NAMED * 80] = "";
+    for (size_t i = 0; i < section_refused.count && i < NAMED; ++i)
+      snprintf(names + strlen(names), sizeof names - strlen(names), "%s%.70s", i ? ", " : "", section_refused.at[i]);
+    char more[40] = "";
+    if (section_refused.count > NAMED) snprintf(more, sizeof more, " and %zu more", section_refused.count - NAMED);
+    refuse("holds %s %s%s, which nvcc and its host compiler do not emit for a lab file "
+           "(grading/allowed-sections.txt lists those they do): the linker acts on some sections "
+           "(on GCC's LTO bytecode, .gnu.lto_*, it runs the compiler and the assembler)",
+           section_refused.count > 1 ? "sections" : "a section", names, more);
+  }
+  return status;
+}
+
+/* Checks the symbols, code and data of @p path against the allow-list. */
+static int check_symbols(const char *path) {
   char *symbols[] = {"nm", "-P", "--", (char *)path, NULL};
   char *disassembly[] = {"objdump", "-dr", "-z", "--no-show-raw-insn", "-w", "--", (char *)path, NULL};
   char *relocations[] = {"objdump", "-r", "-w", "--", (char *)path, NULL};
@@ -667,6 +773,23 @@ static int check_object(const char *path) {
   return status;
 }
 
+/* Checks @p path's sections (with --sections) and then its symbols (with
+ * --allow), unless a section was refused: nm and objdump load the LTO plugin
+ * for an object that holds .gnu.lto_* sections, and no tool reads such an
+ * object further. */
+static int check_object(const char *path, int sections, int symbols) {
+  struct stat info;
+  if (stat(path, &info) || !S_ISREG(info.st_mode) || access(path, R_OK)) {
+    fprintf(stderr, "error: %s is not a file that can be read\n", path);
+    return USAGE;
+  }
+  object = path;
+  forget_code();
+  int status = sections ? check_sections(path) : PASS;
+  if (status == PASS && symbols && !section_refused.count) status = check_symbols(path);
+  return status;
+}
+
 static int write_verdict(const char *path, int status) {
   char *part = checked(malloc(strlen(path) + sizeof ".part"));
   sprintf(part, "%s.part", path);
@@ -686,11 +809,13 @@ static int write_verdict(const char *path, int status) {
 }
 
 int main(int argc, char **argv) {
-  const char *list = NULL, *verdict = NULL, *header = NULL;
+  const char *list = NULL, *sections = NULL, *verdict = NULL, *header = NULL;
   int arg = 1;
   for (; arg + 1 < argc && !strncmp(argv[arg], "--", 2); arg += 2) {
     if (!strcmp(argv[arg], "--allow"))
       list = argv[arg + 1];
+    else if (!strcmp(argv[arg], "--sections"))
+      sections = argv[arg + 1];
     else if (!strcmp(argv[arg], "--contract"))
       header = argv[arg + 1];
     else if (!strcmp(argv[arg], "--verdict"))
@@ -698,14 +823,18 @@ int main(int argc, char **argv) {
     else
       break;
   }
-  if (!list || arg >= argc || !strncmp(argv[arg], "--", 2)) {
-    fprintf(stderr, "usage: %s --allow LIST [--contract HEADER] [--verdict FILE] OBJECT...\n", argv[0]);
+  if ((!list && !sections) || arg >= argc || !strncmp(argv[arg], "--", 2)) {
+    fprintf(stderr, "usage: %s [--allow LIST] [--sections LIST] [--contract HEADER] [--verdict FILE] OBJECT...\n"
+                    "(--allow, --sections or both)\n", argv[0]);
     return USAGE;
   }
-  int status = read_list(list);
+  int status = list ? read_list(list, &allowed, &denied) : PASS;
+  if (status == PASS && sections) status = read_list(sections, &section_allowed, NULL);
   if (status == PASS && header) status = read_contract(header);
-  for (; arg < argc && status != USAGE; ++arg) status = check_object(argv[arg]);
+  for (; arg < argc && status != USAGE; ++arg) status = check_object(argv[arg], sections != NULL, list != NULL);
   if (status != USAGE) status = reasons.count ? FAIL : PASS;
-  if (status == PASS) printf("clean: every symbol is on the allow-list\n");
+  if (status == PASS)
+    printf("clean: every %s on the allow-list\n",
+           !sections ? "symbol is" : list ? "symbol and section is" : "section is");
   return verdict ? write_verdict(verdict, status) : status;
 }

@@ -325,7 +325,59 @@ EOF
     run 1 sh "$sandbox" compile --ro "$work/fakecc" -- "$work/fakecc" -MD -MF "$work/obj.d" -c x.c -o "$work/obj.o"
     has "$work/log" "/work/elsewhere.h"
     [ ! -e "$work/obj.o" ] || fail "an object whose dependency list names a file outside was copied out"
-    echo "the sandbox showed a program only its own files, no process or network of this machine's, and kept its limits" ;;
+    # --sections: an object that holds a section the list does not allow is not copied out.
+    printf 'allow .text\nallow .data\nallow .bss\n' > "$work/sections.txt"
+    printf '#!/bin/sh\necho "refused: holds a section"; exit 1\n' > "$work/fakecheck"
+    chmod 755 "$work/fakecheck"
+    run 1 sh "$sandbox" compile --ro "$work/ok.c" --sections "$work/fakecheck" "$work/sections.txt" \
+      -- cc -c "$work/ok.c" -o "$work/obj.o"
+    has "$work/log" "refused: holds a section"
+    [ ! -e "$work/obj.o" ] || fail "an object its section check refused was copied out"
+    run 2 sh "$sandbox" compile --ro "$work/ok.c" --sections "$work/no-such-check" "$work/sections.txt" \
+      -- cc -c "$work/ok.c" -o "$work/obj.o"                # a check that cannot run passes nothing
+    [ ! -e "$work/obj.o" ] || fail "an object whose section check could not run was copied out"
+
+    # The link: in the build's folder, it sees the files its command names
+    # (relative or not), and no other; its output is copied out only when it
+    # succeeded.
+    mkdir -p "$work/link/lib" "$work/link/bin"
+    printf 'int f(void);\nint main(void) { return f() - 42; }\n' > "$work/link/main.c"
+    printf 'int f(void) { return 42; }\n' > "$work/link/lib/f.c"
+    (cd "$work/link" && cc -c main.c -o main.o && cc -c lib/f.c -o lib/f.o && ar rcs lib/libf.a lib/f.o) ||
+      fail "cannot build the link's inputs"
+    ld_box() {  # WANT_RC ARGUMENT...
+      want=$1
+      shift
+      (cd "$work/link" && run "$want" sh "$sandbox" link -- "$@")
+    }
+    ld_box 0 cc main.o lib/libf.a -o bin/prog
+    "$work/link/bin/prog" || fail "the program linked in the sandbox does not run"
+    rm -f "$work/link/bin/prog"
+    ld_box 1 cc main.o -Wl,lib/libf.a -o bin/prog           # named inside an option only: not there
+    has "$work/log" "lib/libf.a"
+    [ ! -e "$work/link/bin/prog" ] || fail "a failed link left its output"
+    printf '#!/bin/sh\nwhile [ $# -gt 1 ]; do [ "$1" = -o ] && o=$2; shift; done\n' > "$work/fakeld"
+    printf 'test -r main.o && test -r "%s/link/lib/libf.a" && ! test -e lib/f.o && ! test -e main.c && ! cat "%s" && ! ls "%s/grading" && echo linked > "$o"\n' \
+      "$work" "$work/secret.txt" "$tree" >> "$work/fakeld"
+    chmod 755 "$work/fakeld"
+    ld_box 0 "$work/fakeld" main.o "$work/link/lib/libf.a" -o bin/prog
+    has "$work/link/bin/prog" "linked"
+    lacks "$work/log" "outside"
+    ld_box 2 cc @link.rsp -o bin/prog                        # a response file's files would not be seen
+    has "$work/log" "response file"
+    ld_box 2 cc main.o                                      # no output to copy out
+    # GCC's LTO bytecode whose top-level asm includes a file outside: linked
+    # as is, the assembler runs on it and finds no such file in the box; with
+    # the options the runners are linked with, nothing runs on it.
+    if printf '__asm__(".include \\"%s\\"");\n' "$work/secret.txt" > "$work/link/lto.c" &&
+      (cd "$work/link" && cc -flto -c lto.c -o lto.o) 2> /dev/null; then
+      ld_box 1 cc main.o lto.o lib/libf.a -o bin/prog
+      has "$work/log" "Assembler messages"
+      lacks "$work/log" "outside"
+      ld_box 0 cc -fno-lto -fno-use-linker-plugin main.o lto.o lib/libf.a -o bin/prog
+      lacks "$work/log" "Assembler messages|lto-wrapper|outside"
+    fi
+    echo "the sandbox showed a program only its own files, no process or network of this machine's, and kept its limits; a link saw only the files it named" ;;
 
   *) fail "unknown group $group" ;;
 esac

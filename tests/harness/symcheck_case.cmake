@@ -1,8 +1,10 @@
 # One pp-symcheck case: runs it on OBJECT and fails unless it exits with EXPECT
 # (0 clean, 1 refused), its verdict file says so, and a line of its output
 # matches REASON (so that a refusal is the one the sample plants).
-#   cmake -DSYMCHECK=<pp-symcheck> -DALLOW=<list> -DCONTRACT=<header> -DOBJECT=<file>
-#         -DEXPECT=0|1 -DREASON=<regex> -DWORK=<folder> [-DTRUNCATE=<bytes>] -P symcheck_case.cmake
+#   cmake -DSYMCHECK=<pp-symcheck> [-DALLOW=<list>] [-DSECTIONS=<list>] -DCONTRACT=<header>
+#         -DOBJECT=<file> -DEXPECT=0|1 -DREASON=<regex> -DWORK=<folder> [-DTRUNCATE=<bytes>]
+#         -P symcheck_case.cmake
+# ALLOW and SECTIONS are pp-symcheck's --allow and --sections (either or both).
 # With TRUNCATE, it checks a copy of OBJECT cut to its first TRUNCATE bytes.
 file(MAKE_DIRECTORY "${WORK}")
 if(DEFINED TRUNCATE)
@@ -17,8 +19,14 @@ if(DEFINED TRUNCATE)
 endif()
 set(verdict "${WORK}/verdict")
 file(REMOVE "${verdict}")
-execute_process(COMMAND "${SYMCHECK}" --allow "${ALLOW}" --contract "${CONTRACT}" --verdict "${verdict}"
-                        "${OBJECT}"
+set(lists "")
+if(ALLOW)
+  list(APPEND lists --allow "${ALLOW}")
+endif()
+if(SECTIONS)
+  list(APPEND lists --sections "${SECTIONS}")
+endif()
+execute_process(COMMAND "${SYMCHECK}" ${lists} --contract "${CONTRACT}" --verdict "${verdict}" "${OBJECT}"
                 OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE status)
 message("${out}${err}")
 if(NOT status STREQUAL "${EXPECT}")

@@ -37,7 +37,10 @@
 #   rerun none               no test ran again alone (no <test>.beside.log)
 # A hostile sample's file may name, and check.sh then fills in: @SECRET@, a
 # file outside the tree holding a random word that must appear nowhere in the
-# grading's output folder; @MARKER@, a path outside the output folder that
+# grading's output folder (on a line "secret WORD", which a tool that quotes
+# what it cannot parse, such as as, quotes whole; it lies beside the output
+# folder, so a sample may also name it from the build folder as
+# ../../secret.txt); @MARKER@, a path outside the output folder that
 # must not exist once grading ends; @OUT@, the grading's output folder (which
 # it must not be able to write: its statuses show whether it did).
 # Without a GPU, a GPU test (any but <lab>.build and <lab>.symbols) may report
@@ -249,7 +252,7 @@ check_sample() {
     lock=$work/gpu.lock
   fi
   secret=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
-  echo "$secret" > "$work/secret.txt"
+  echo "secret $secret" > "$work/secret.txt"
   within=$(key "$expected" within)
   echo "grading $submission $*"
   started=$(date +%s)
