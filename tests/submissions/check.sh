@@ -30,6 +30,10 @@
 #   expect PATTERN STATUS    the status of the tests matching PATTERN (a shell
 #                            glob); the first matching line wins; every test
 #                            needs one, and a pattern without * must name a test
+#   ratio TEST AT_MOST       TEST's verdict gives vs_peer (its best variant's speed
+#                            over the library peer's) of at most AT_MOST: with a GPU
+#                            a missing verdict or vs_peer fails; where TEST skipped
+#                            for want of a GPU, the line is not checked
 #   within SECONDS           the grading must end within SECONDS
 #   needs cgroups            skipped (77) where tests get no cgroup (grading/run-test
 #                            --cgroups): the defence it tests needs one
@@ -176,6 +180,35 @@ compare() {
     cut -f1 "$tsv" | grep -qx "$pattern" ||
       { echo "  $pattern: expected, but grading has no such test" >&2; bad=1; }
   done
+  # A speed bound: a file that forges a time must gain nothing by it.
+  ratios=$(key "$want_file" ratio)
+  while read -r timed most; do
+    [ -n "$timed" ] || continue
+    case $most in
+      '' | *[!0-9.]* | *.*.*) echo "  ratio $timed $most: want a test and a number" >&2; bad=1; continue ;;
+    esac
+    tested=$(awk -F '\t' -v t="$timed" '$1 == t { print $2 }' "$tsv")
+    got=$(sed -n 's/^vs_peer //p' "$graded/results/$timed.verdict" 2>/dev/null)
+    if [ -z "$tested" ]; then
+      echo "  $timed: a ratio is expected, but grading has no such test" >&2
+      bad=1
+    elif [ "$tested" = skip ] && [ $gpu -eq 0 ]; then
+      echo "  $timed: vs_peer not checked (no GPU here; want at most $most)"
+    elif [ ! -f "$graded/results/$timed.verdict" ]; then
+      echo "  $timed: no verdict (want vs_peer at most $most)" >&2
+      bad=1
+    elif [ -z "$got" ]; then
+      echo "  $timed: its verdict gives no vs_peer (want at most $most)" >&2
+      bad=1
+    elif awk -v got="$got" -v most="$most" 'BEGIN { exit !(got + 0 <= most + 0) }'; then
+      echo "  $timed: vs_peer $got, at most $most"
+    else
+      echo "  $timed: vs_peer $got, want at most $most" >&2
+      bad=1
+    fi
+  done <<EOF
+$ratios
+EOF
   for extra in $(key "$want_file" add); do
     grep -qx "extra $extra" "$graded/results/submission.txt" ||
       { echo "  $extra: not listed as extra in submission.txt" >&2; bad=1; }
