@@ -353,6 +353,12 @@ EOF
     ld_box 0 cc main.o lib/libf.a -o bin/prog
     "$work/link/bin/prog" || fail "the program linked in the sandbox does not run"
     rm -f "$work/link/bin/prog"
+    # CMake 3.27 and later have the linker list the link's dependencies: the
+    # list comes out naming the target Ninja built.
+    ld_box 0 cc main.o lib/libf.a -o "bin/my prog" "-Wl,--dependency-file=bin/link.d"
+    head -n 1 "$work/link/bin/link.d" | grep -qxF 'bin/my\ prog: \' ||
+      fail "the link's dependency list does not name its target: $(head -n 1 "$work/link/bin/link.d")"
+    rm -f "$work/link/bin/my prog" "$work/link/bin/link.d"
     ld_box 1 cc main.o -Wl,lib/libf.a -o bin/prog           # named inside an option only: not there
     has "$work/log" "lib/libf.a"
     [ ! -e "$work/link/bin/prog" ] || fail "a failed link left its output"
