@@ -208,9 +208,7 @@ static int time_empty_requests(session *s, pp_runner *path, double *median_ms, d
     if (pp_runner_null(path, &steps, &wall, note, len)) return -1;
     if (i >= 0) samples[i] = wall;
   }
-  pp_timing t = pp_timing_summary(samples, NULL_REQUESTS); /* sorts */
-  *median_ms = t.median_ms;
-  *spread_ms = samples[NULL_REQUESTS * 9 / 10] - samples[NULL_REQUESTS / 10];
+  *spread_ms = spread_of(samples, NULL_REQUESTS, median_ms);
   return 0;
 }
 
