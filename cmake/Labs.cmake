@@ -613,8 +613,9 @@ function(pp_add_lab lab)
   add_dependencies(skeletons ${lab}-write-skeleton)
 
   # What grading/grade refuses, the course's own files must not use.
-  add_test(NAME ${lab}.symbols COMMAND pp-symcheck --allow ${PROJECT_SOURCE_DIR}/grading/allowed-symbols.txt
-           --sections ${PROJECT_SOURCE_DIR}/grading/allowed-sections.txt --contract ${contract}
+  set(symbol_check $<TARGET_FILE:pp-symcheck> --allow ${PROJECT_SOURCE_DIR}/grading/allowed-symbols.txt
+      --sections ${PROJECT_SOURCE_DIR}/grading/allowed-sections.txt --contract ${contract})
+  add_test(NAME ${lab}.symbols COMMAND ${symbol_check}
            $<TARGET_OBJECTS:${lab}> $<TARGET_OBJECTS:${lab}-skeleton> $<TARGET_OBJECTS:${lab}-challenge>)
   set_tests_properties(${lab}.symbols PROPERTIES LABELS "${lab};host")
 
@@ -667,8 +668,10 @@ function(pp_add_lab lab)
         set(reversed $<TARGET_FILE:${target}-reversed>)
       endif()
       pp_gauntlet_arguments(gauntlet "${ARG_VARIANTS}" "${reversed}")
+      # First, on the host, the symbol check that grading runs on a student's object.
       pp_gpu_test(${lab}.${kind}.${mutant} pp-gauntlet --mutant ${PP_SANITIZER_OPTION} --
-                  $<TARGET_FILE:${target}> ${gauntlet})
+                  $<TARGET_FILE:${target}> --check symbols --command ${symbol_check}
+                  $<TARGET_OBJECTS:${target}> ${gauntlet})
       set_tests_properties(${lab}.${kind}.${mutant} PROPERTIES LABELS "${lab};gpu;${kind}"
                            TIMEOUT ${mutant_timeout})
       if(NOT kind STREQUAL "mutant")

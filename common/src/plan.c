@@ -14,6 +14,10 @@
  * of pp_random_bits() they come from, apart from the fills' small streams. */
 #define DRAWN_SIZES 16
 #define SIZE_STREAM 0x53495a45u
+/* The stream --grade's order of sizes comes from (plan_order()), and how many
+ * of the smallest sizes that are not empty the first is drawn among. */
+#define ORDER_STREAM 0x4f524452u
+#define SMALL_FIRST 4
 
 /* Parses one of the grader's own sizes; a size it cannot parse is the grader's bug. */
 static void parse_lab_size(const pp_problem *p, const char *text, pp_size *size) {
@@ -30,6 +34,19 @@ static int same_size(const pp_size *a, const pp_size *b) {
   return 1;
 }
 
+/* Appends @p item to the sweep's plan. */
+static void plan_push(session *s, planned item) {
+  if (s->plan_count == s->plan_capacity) {
+    s->plan_capacity = s->plan_capacity ? 2 * s->plan_capacity : 64;
+    s->plan = realloc(s->plan, (size_t)s->plan_capacity * sizeof *s->plan);
+    if (!s->plan) {
+      fprintf(stderr, "error: out of memory\n");
+      exit(PP_EXIT_FAIL);
+    }
+  }
+  s->plan[s->plan_count++] = item;
+}
+
 /* Adds a size to the sweep's plan; one already there keeps its place and
  * gets the more seeds of the two, and every dataset if the two differ. */
 static void plan_add(session *s, const pp_size *size, int seeds, int dataset) {
@@ -39,15 +56,7 @@ static void plan_add(session *s, const pp_size *size, int seeds, int dataset) {
     if (dataset != s->plan[k].dataset) s->plan[k].dataset = ALL_DATASETS;
     return;
   }
-  if (s->plan_count == s->plan_capacity) {
-    s->plan_capacity = s->plan_capacity ? 2 * s->plan_capacity : 64;
-    s->plan = realloc(s->plan, (size_t)s->plan_capacity * sizeof *s->plan);
-    if (!s->plan) {
-      fprintf(stderr, "error: out of memory\n");
-      exit(PP_EXIT_FAIL);
-    }
-  }
-  s->plan[s->plan_count++] = (planned){.size = *size, .seeds = seeds, .dataset = dataset};
+  plan_push(s, (planned){.size = *size, .seeds = seeds, .dataset = dataset});
 }
 
 static void plan_texts(session *s, const char *const *texts, int seeds) {
@@ -119,6 +128,52 @@ static void plan_drawn(session *s) {
     int dataset = (int)(pp_random_bits(s->o->seed, SIZE_STREAM, index++) % (uint64_t)pp_dataset_count(p));
     plan_add(s, &size, 1, dataset);
   }
+}
+
+static double volume_of(const pp_size *size) {
+  double volume = 1.0;
+  for (int i = 0; i < size->rank; ++i) volume *= (double)size->dim[i];
+  return volume;
+}
+
+/* --grade's order, drawn from the seed, so that a launcher that keeps
+ * something from its first call (a grid, a block size, a scratch buffer
+ * sized for it) meets the sizes in another order in every grading, and in
+ * every process of one: the sizes are shuffled, the first is moved to a
+ * small one that is not empty (drawn among the SMALL_FIRST smallest), and
+ * that size is checked once more at the end, after the larger ones. What is
+ * kept from a small call fails a larger one; what is kept from a large call
+ * fails the small one again. */
+static void plan_order(session *s) {
+  int count = s->plan_count;
+  if (count < 2) return;
+  uint64_t index = 0;
+  for (int k = count - 1; k > 0; --k) { /* Fisher-Yates */
+    int j = (int)(pp_random_bits(s->o->seed, ORDER_STREAM, index++) % (uint64_t)(k + 1));
+    planned swap = s->plan[k];
+    s->plan[k] = s->plan[j];
+    s->plan[j] = swap;
+  }
+  /* The SMALL_FIRST smallest non-empty sizes, by their number of elements or operations. */
+  int smallest[SMALL_FIRST], found = 0;
+  for (int k = 0; k < count; ++k) {
+    double v = volume_of(&s->plan[k].size);
+    if (v == 0.0) continue;
+    int at = found < SMALL_FIRST ? found++ : SMALL_FIRST;
+    while (at > 0 && volume_of(&s->plan[smallest[at - 1]].size) > v) {
+      if (at < SMALL_FIRST) smallest[at] = smallest[at - 1];
+      --at;
+    }
+    if (at < SMALL_FIRST) smallest[at] = k;
+  }
+  if (!found) return;
+  int first = smallest[pp_random_bits(s->o->seed, ORDER_STREAM, index) % (uint64_t)found];
+  planned swap = s->plan[0];
+  s->plan[0] = s->plan[first];
+  s->plan[first] = swap;
+  planned again = s->plan[0];
+  again.seeds = 1;
+  plan_push(s, again);
 }
 
 /* Decides, before the submission's process starts, which planned sizes fit
@@ -231,7 +286,10 @@ void pp_plan_sweep(session *s) {
     plan_boundaries(s);
     int boundaries = s->plan_count - listed;
     if (p->random_max) plan_drawn(s);
-    printf("sizes: %d listed, %d more at the launchers' boundaries, %d drawn from seed %llu\n",
-           listed, boundaries, s->plan_count - listed - boundaries, (unsigned long long)o->seed);
+    int drawn = s->plan_count - listed - boundaries;
+    plan_order(s);
+    printf("sizes: %d listed, %d more at the launchers' boundaries, %d drawn from seed %llu, in an "
+           "order drawn from it (the first again last)\n",
+           listed, boundaries, drawn, (unsigned long long)o->seed);
   }
 }

@@ -4,8 +4,13 @@
  *   pp-gauntlet [--mutant] [--sanitizer PATH] [--checker PROGRAM [--sandbox SCRIPT]]
  *               -- RUNNER CHECK...
  *   CHECK:  --check NAME [--runner PATH] [--lock FILE] [--tool TOOL [--tool-arg ARG]...] ARGUMENT...
+ *           --check NAME --command PROGRAM ARGUMENT...
  *
- * A check runs RUNNER ARGUMENT..., or PATH ARGUMENT... where it names its own
+ * A check with --command runs PROGRAM ARGUMENT... on the host, before the GPU
+ * is asked for: the symbol check of the student's object, as grading runs it,
+ * so that a planted bug that grading refuses for its symbols counts as
+ * rejected, on any machine. The others run on the GPU, in order, after it.
+ * Such a check runs RUNNER ARGUMENT..., or PATH ARGUMENT... where it names its own
  * runner (the stress check: the same file built with its blocks' indices
  * reversed, cmake/Labs.cmake); one with --tool runs it under
  * compute-sanitizer: PATH --tool TOOL --error-exitcode 3 ARG... RUNNER ARGUMENT....
@@ -80,7 +85,8 @@ typedef struct check {
   const char *tool; /* compute-sanitizer's tool, or NULL */
   char *tool_args[MAX_TOOL_ARGS]; /* compute-sanitizer's options for it */
   int tool_arg_count;
-  char **args;      /* the runner's (or the checker's) arguments */
+  int host;         /* --command: args is a whole command line, run without the GPU */
+  char **args;      /* the runner's (or the checker's) arguments, or the command */
   int arg_count;
 } check;
 
@@ -109,7 +115,7 @@ static int usage(const char *program) {
           "usage: %s [--mutant] [--sanitizer PATH] [--checker PROGRAM [--sandbox SCRIPT]]\n"
           "       -- RUNNER CHECK...\n"
           "  CHECK: --check NAME [--runner PATH] [--lock FILE] [--tool TOOL [--tool-arg ARG]...]\n"
-          "         ARGUMENT...\n",
+          "         ARGUMENT..., or --check NAME --command PROGRAM ARGUMENT...\n",
           program);
   return USAGE;
 }
@@ -150,6 +156,10 @@ static char **probe_command(const gauntlet *g, const check *c) {
 static char **check_command(const gauntlet *g, const check *c, const char *checker) {
   char **argv = calloc((size_t)c->arg_count + MAX_TOOL_ARGS + 16, sizeof *argv);
   int n = 0;
+  if (c->host) {
+    for (int i = 0; i < c->arg_count; ++i) argv[n++] = c->args[i];
+    return argv;
+  }
   char *runner = (char *)(c->runner ? c->runner : g->runner);
   if (checker) {
     argv[n++] = (char *)checker;
@@ -397,15 +407,19 @@ static int parse(int argc, char **argv, gauntlet *g) {
     check *c = &g->checks[g->count++];
     c->name = argv[i + 1];
     i += 2;
-    if (i + 1 < argc && !strcmp(argv[i], "--runner")) {
+    if (i < argc && !strcmp(argv[i], "--command")) {
+      c->host = 1;
+      ++i;
+    }
+    if (!c->host && i + 1 < argc && !strcmp(argv[i], "--runner")) {
       c->runner = argv[i + 1];
       i += 2;
     }
-    if (i + 1 < argc && !strcmp(argv[i], "--lock")) {
+    if (!c->host && i + 1 < argc && !strcmp(argv[i], "--lock")) {
       c->lock = argv[i + 1];
       i += 2;
     }
-    if (i + 1 < argc && !strcmp(argv[i], "--tool")) {
+    if (!c->host && i + 1 < argc && !strcmp(argv[i], "--tool")) {
       c->tool = argv[i + 1];
       i += 2;
       for (; i + 1 < argc && !strcmp(argv[i], "--tool-arg"); i += 2) {
@@ -419,6 +433,10 @@ static int parse(int argc, char **argv, gauntlet *g) {
     c->args = argv + i;
     while (i < argc && strcmp(argv[i], "--check")) ++i;
     c->arg_count = (int)(argv + i - c->args);
+    if (c->host && c->arg_count == 0) {
+      fprintf(stderr, "pp-gauntlet: check '%s': --command needs a program\n", c->name);
+      return usage(argv[0]);
+    }
   }
   if (g->count == 0) {
     fprintf(stderr, "pp-gauntlet: no checks\n");
@@ -428,7 +446,7 @@ static int parse(int argc, char **argv, gauntlet *g) {
     fprintf(stderr, "pp-gauntlet: --sandbox needs --checker\n");
     return usage(argv[0]);
   }
-  if (g->checker && (g->count != 1 || g->mutant || g->checks[0].lock)) {
+  if (g->checker && (g->count != 1 || g->mutant || g->checks[0].lock || g->checks[0].host)) {
     /* The checker takes the gauntlet's place (exec), which would drop the lock. */
     fprintf(stderr, "pp-gauntlet: --checker takes exactly one check, and no --mutant or --lock\n");
     return usage(argv[0]);
@@ -445,43 +463,47 @@ int main(int argc, char **argv) {
   signal(SIGINT, forward_signal);
   signal(SIGHUP, forward_signal);
 
-  char why[512];
-  outcome device = probe_device(&g, why, sizeof why);
-  if (device == SKIPPED) {
-    printf("pp-gauntlet: no CUDA device: skipped\n");
-    return SKIP;
-  }
-  if (device == NO_VERDICT) {
-    printf("pp-gauntlet: %s --probe %s\n", g.checker ? g.checker : g.runner, why);
-    return g.mutant ? FAIL : USAGE;
-  }
-
-  char not_run[1024] = "";
+  char why[512], not_run[1024] = "";
   int passed = 0;
-  for (int i = 0; i < g.count; ++i) {
-    const char *name = g.checks[i].name;
-    double start = now_s();
-    outcome o = run_check(&g, i, why, sizeof why);
-    double seconds = now_s() - start;
-    switch (o) {
-    case PASSED:
-      printf("pp-gauntlet: %s passed (%.1f s)\n", name, seconds);
-      ++passed;
-      continue;
-    case SKIPPED:
-    case NOT_RUN:
-      printf("pp-gauntlet: %s did not run here: %s\n", name, why);
-      snprintf(not_run + strlen(not_run), sizeof not_run - strlen(not_run), "%s%s (%s)",
-               *not_run ? ", " : "", name, why);
-      continue;
-    case REJECTED:
-      printf("pp-gauntlet: %s rejected it: %s (%.1f s)\n", name, why, seconds);
-      if (g.mutant) printf("caught by: %s\n", name);
-      return g.mutant ? PASS : FAIL;
-    case NO_VERDICT:
-      printf("pp-gauntlet: %s gave no verdict: %s\n", name, why);
-      if (g.mutant) printf("not caught: a mutant must be rejected by a check's verdict\n");
-      return g.mutant ? FAIL : USAGE;
+  /* The host checks first, then the GPU's, once a device answers. */
+  for (int host = 1; host >= 0; --host) {
+    if (!host) {
+      outcome device = probe_device(&g, why, sizeof why);
+      if (device == SKIPPED) {
+        printf("pp-gauntlet: no CUDA device: %sskipped\n", passed ? "the host's checks passed, " : "");
+        return SKIP;
+      }
+      if (device == NO_VERDICT) {
+        printf("pp-gauntlet: %s --probe %s\n", g.checker ? g.checker : g.runner, why);
+        return g.mutant ? FAIL : USAGE;
+      }
+    }
+    for (int i = 0; i < g.count; ++i) {
+      if (g.checks[i].host != host) continue;
+      const char *name = g.checks[i].name;
+      double start = now_s();
+      outcome o = run_check(&g, i, why, sizeof why);
+      double seconds = now_s() - start;
+      switch (o) {
+      case PASSED:
+        printf("pp-gauntlet: %s passed (%.1f s)\n", name, seconds);
+        ++passed;
+        continue;
+      case SKIPPED:
+      case NOT_RUN:
+        printf("pp-gauntlet: %s did not run here: %s\n", name, why);
+        snprintf(not_run + strlen(not_run), sizeof not_run - strlen(not_run), "%s%s (%s)",
+                 *not_run ? ", " : "", name, why);
+        continue;
+      case REJECTED:
+        printf("pp-gauntlet: %s rejected it: %s (%.1f s)\n", name, why, seconds);
+        if (g.mutant) printf("caught by: %s\n", name);
+        return g.mutant ? PASS : FAIL;
+      case NO_VERDICT:
+        printf("pp-gauntlet: %s gave no verdict: %s\n", name, why);
+        if (g.mutant) printf("not caught: a mutant must be rejected by a check's verdict\n");
+        return g.mutant ? FAIL : USAGE;
+      }
     }
   }
   if (!g.mutant) {
