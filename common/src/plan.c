@@ -14,8 +14,9 @@
  * of pp_random_bits() they come from, apart from the fills' small streams. */
 #define DRAWN_SIZES 16
 #define SIZE_STREAM 0x53495a45u
-/* The stream --grade's order of sizes comes from (plan_order()), and how many
- * of the smallest sizes that are not empty the first is drawn among. */
+/* The stream a sweep's order of sizes comes from (plan_order()), and how
+ * many of the smallest sizes that are not empty --grade's first is drawn
+ * among. */
 #define ORDER_STREAM 0x4f524452u
 #define SMALL_FIRST 4
 
@@ -136,15 +137,16 @@ static double volume_of(const pp_size *size) {
   return volume;
 }
 
-/* --grade's order, drawn from the seed, so that a launcher that keeps
+/* A sweep's order, drawn from the seed, so that a launcher that keeps
  * something from its first call (a grid, a block size, a scratch buffer
  * sized for it) meets the sizes in another order in every grading, and in
  * every process of one: the sizes are shuffled, the first is moved to a
- * small one that is not empty (drawn among the SMALL_FIRST smallest), and
- * that size is checked once more at the end, after the larger ones. What is
- * kept from a small call fails a larger one; what is kept from a large call
- * fails the small one again. */
-static void plan_order(session *s) {
+ * size that is not empty (drawn among the @p first_among smallest: --grade
+ * starts small, the sanitizers' quick sweeps anywhere), and that size is
+ * checked once more at the end, after the others. What is kept from a small
+ * call fails a larger one; what is kept from a large call fails the small
+ * one again. */
+static void plan_order(session *s, int first_among) {
   int count = s->plan_count;
   if (count < 2) return;
   uint64_t index = 0;
@@ -154,20 +156,21 @@ static void plan_order(session *s) {
     s->plan[k] = s->plan[j];
     s->plan[j] = swap;
   }
-  /* The SMALL_FIRST smallest non-empty sizes, by their number of elements or operations. */
-  int smallest[SMALL_FIRST], found = 0;
+  /* The first_among smallest non-empty sizes, by their number of elements or operations. */
+  int *smallest = malloc((size_t)first_among * sizeof *smallest), found = 0;
   for (int k = 0; k < count; ++k) {
     double v = volume_of(&s->plan[k].size);
     if (v == 0.0) continue;
-    int at = found < SMALL_FIRST ? found++ : SMALL_FIRST;
+    int at = found < first_among ? found++ : first_among;
     while (at > 0 && volume_of(&s->plan[smallest[at - 1]].size) > v) {
-      if (at < SMALL_FIRST) smallest[at] = smallest[at - 1];
+      if (at < first_among) smallest[at] = smallest[at - 1];
       --at;
     }
-    if (at < SMALL_FIRST) smallest[at] = k;
+    if (at < first_among) smallest[at] = k;
   }
-  if (!found) return;
-  int first = smallest[pp_random_bits(s->o->seed, ORDER_STREAM, index) % (uint64_t)found];
+  int first = found ? smallest[pp_random_bits(s->o->seed, ORDER_STREAM, index) % (uint64_t)found] : -1;
+  free(smallest);
+  if (first < 0) return;
   planned swap = s->plan[0];
   s->plan[0] = s->plan[first];
   s->plan[first] = swap;
@@ -280,6 +283,7 @@ void pp_plan_sweep(session *s) {
     plan_stress(s);
   } else if (o->quick) {
     plan_texts(s, p->quick_sizes, 1);
+    plan_order(s, s->plan_count);
   } else {
     plan_texts(s, p->grade_sizes, o->seeds);
     int listed = s->plan_count;
@@ -287,7 +291,7 @@ void pp_plan_sweep(session *s) {
     int boundaries = s->plan_count - listed;
     if (p->random_max) plan_drawn(s);
     int drawn = s->plan_count - listed - boundaries;
-    plan_order(s);
+    plan_order(s, SMALL_FIRST);
     printf("sizes: %d listed, %d more at the launchers' boundaries, %d drawn from seed %llu, in an "
            "order drawn from it (the first again last)\n",
            listed, boundaries, drawn, (unsigned long long)o->seed);

@@ -31,6 +31,7 @@ typedef struct pp_reply {
   int32_t status;  /* 0 done; 1 failed, see note */
   int32_t count;   /* OP_HELLO: variant names that follow */
   double event_ms; /* OP_TIME: its own CUDA events' time of the launch, shown, never believed */
+  int64_t kept;    /* OP_LAUNCH, OP_STRESS: device memory the launch allocated and kept */
   char note[256];
 } pp_reply;
 

@@ -55,10 +55,12 @@ double pp_time_launch(const pp_problem *problem, void *state, int variant, int d
 }
 
 int pp_stress_launch(const pp_problem *problem, void *state, int variant, int dataset, uint64_t seed,
-                     char *note, size_t len) {
+                     long long *kept, char *note, size_t len) {
   pp_before_variant();
   pp_interference_start(seed);
+  size_t held = pp_device_bytes_held();
   problem->launch(state, variant, dataset);
+  *kept = (long long)pp_device_bytes_held() - (long long)held;
   /* The variant alone: the interference's stream does not block the default one. */
   cudaError_t waited = cudaStreamSynchronize(cudaStreamLegacy);
   pp_interference_stop();

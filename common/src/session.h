@@ -52,6 +52,7 @@ typedef struct session {
   double vs_peer, vs_first;
   const char *best;
   int contended; /* a failure that sharing the GPU can cause: the verdict says so */
+  long long kept; /* device memory the last launch allocated and kept (share.h) */
   char notes[VERDICT_NOTES][512];
   int note_count;
 } session;

@@ -72,10 +72,15 @@ double pp_time_launch(const pp_problem *problem, void *state, int variant, int d
 
 /* Launches @p variant once beside the interference kernel (stress.h), whose
  * shape comes from @p seed, waits for the variant, stops the interference and
- * waits for it; the caller fills, poisons and checks around it. Returns as
- * pp_launch_error() does. */
+ * waits for it; the caller fills, poisons and checks around it. *kept gets
+ * the device memory the launch allocated and did not free (less what it freed
+ * of earlier launches'). Returns as pp_launch_error() does. */
 int pp_stress_launch(const pp_problem *problem, void *state, int variant, int dataset, uint64_t seed,
-                     char *note, size_t len);
+                     long long *kept, char *note, size_t len);
+
+/* The device memory this program's cudaMalloc and cudaMallocAsync calls hold
+ * now, the lab file's included (device_ledger.c). */
+size_t pp_device_bytes_held(void);
 
 #ifdef __cplusplus
 }

@@ -48,11 +48,13 @@ int pp_outcome(session *s, int got) {
 static int launch(session *s, void *state, int variant, int dataset, const char *who, pp_verdict *v) {
   if (!s->runner || variant == PP_PEER) {
     pp_before_variant();
+    size_t held = pp_device_bytes_held();
     s->p->launch(state, variant, dataset);
+    s->kept = (long long)pp_device_bytes_held() - (long long)held;
     return pp_launch_failed(who, v) ? FAILED : RAN;
   }
   PP_CHECK(cudaDeviceSynchronize()); /* the poison lands before the runner reads */
-  int got = pp_runner_launch(s->runner, variant, dataset, v->note, sizeof v->note);
+  int got = pp_runner_launch(s->runner, variant, dataset, &s->kept, v->note, sizeof v->note);
   return pp_outcome(s, got);
 }
 

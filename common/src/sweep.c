@@ -12,6 +12,31 @@
 
 /* Cases that need more device memory than this are graded with one seed. */
 #define ONE_SEED_BYTES ((size_t)1 << 30)
+/* A variant's launches at the size a sweep is at: how many ran, and the
+ * device memory those after the first kept (s->kept). */
+typedef struct kept_here {
+  int runs;
+  long long bytes;
+} kept_here;
+
+/* Whether the launch just made, with those before it at this size, kept
+ * device memory that a launch may not: its first at a size may allocate and
+ * keep a workspace (made once, or grown for a larger size), but the later
+ * ones at the same size need nothing more. Memory allocated on every call
+ * and never freed fails here, once, with @p v saying so. */
+static int kept_too_much(const session *s, kept_here *k, pp_verdict *v) {
+  if (k->runs++ == 0) return 0;
+  long long before = k->bytes;
+  k->bytes += s->kept;
+  if (before > 0 || k->bytes <= 0) return 0;
+  v->correct = 0;
+  snprintf(v->note, sizeof v->note,
+           "call %d at this size kept %lld more bytes of device memory than the one before: "
+           "memory allocated on every call and never freed (free it in the call, or allocate it "
+           "once and keep it)",
+           k->runs, k->bytes);
+  return 1;
+}
 
 /* 1 once every selected variant has failed FAILURES_SHOWN times. */
 static int all_settled(const int *selected, const int *failed, int count) {
@@ -99,12 +124,14 @@ int pp_grade(session *s, const int *selected) {
   const pp_options *o = s->o;
   int count = p->variant_count(), sizes_skipped = 0;
   int *cases = calloc((size_t)count, sizeof *cases), *failed = calloc((size_t)count, sizeof *failed);
+  kept_here *kept = calloc((size_t)count, sizeof *kept);
   for (int k = 0; k < s->plan_count && !all_settled(selected, failed, count); ++k) {
     const pp_size size = s->plan[k].size;
     char label[96];
     p->format_size(&size, label, sizeof label);
     size_t need = p->device_bytes(&size);
     if (plan_runs(s, k, selected, cases, failed, &sizes_skipped) <= 0) continue;
+    memset(kept, 0, (size_t)count * sizeof *kept);
     int seeds = need > ONE_SEED_BYTES ? 1 : s->plan[k].seeds;
     void *state = pp_state_create(s, &size);
     for (int j = 0; j < seeds; ++j) {
@@ -121,6 +148,7 @@ int pp_grade(session *s, const int *selected) {
           int outcome = pp_run_once(s, state, v, d, name, &verdict);
           cases[v]++;
           s->cases++;
+          if (outcome == RAN && verdict.correct) kept_too_much(s, &kept[v], &verdict);
           if (verdict.correct) continue;
           /* A variant that ran out of time would only do so again: settled at once. */
           failed[v] = outcome == TIMED_OUT ? FAILURES_SHOWN : failed[v] + 1;
@@ -136,6 +164,7 @@ int pp_grade(session *s, const int *selected) {
   int status = sweep_end(s, selected, cases, failed, sizes_skipped, "");
   free(cases);
   free(failed);
+  free(kept);
   return status;
 }
 
@@ -143,15 +172,16 @@ int pp_grade(session *s, const int *selected) {
  * runner, and judges it. */
 static int stress_once(session *s, void *state, int variant, int dataset, uint64_t seed,
                        const char *who, pp_verdict *v) {
+  s->kept = 0;
   memset(v, 0, sizeof *v);
   s->p->prepare(state);
   int outcome;
   if (s->runner) {
     PP_CHECK(cudaDeviceSynchronize()); /* the inputs and the poison land before the runner reads */
-    int got = pp_runner_stress(s->runner, variant, dataset, seed, v->note, sizeof v->note);
+    int got = pp_runner_stress(s->runner, variant, dataset, seed, &s->kept, v->note, sizeof v->note);
     outcome = pp_outcome(s, got);
   } else {
-    int error = pp_stress_launch(s->p, state, variant, dataset, seed, v->note, sizeof v->note);
+    int error = pp_stress_launch(s->p, state, variant, dataset, seed, &s->kept, v->note, sizeof v->note);
     outcome = pp_error_settled(error, who, v) ? FAILED : RAN;
   }
   if (outcome == RAN) s->p->check(state, variant, v);
@@ -186,6 +216,7 @@ int pp_stress(session *s, const int *selected) {
       if (!selected[v] || failed[v] >= FAILURES_SHOWN) continue;
       const char *name = p->variant(v).name;
       double start = pp_now_s();
+      kept_here kept = {0, 0};
       for (int r = k; r < o->stress_runs && failed[v] < FAILURES_SHOWN; r += size_count) {
         if (runs[v] > before[v] && pp_now_s() - start >= share) break;
         uint64_t seed = o->seed + (uint64_t)r;
@@ -195,6 +226,7 @@ int pp_stress(session *s, const int *selected) {
         int outcome = stress_once(s, state, v, d, seed, name, &verdict);
         runs[v]++;
         s->cases++;
+        if (outcome == RAN && verdict.correct) kept_too_much(s, &kept, &verdict);
         if (verdict.correct) continue;
         /* A variant that ran out of time would only do so again: settled at once. */
         failed[v] = outcome == TIMED_OUT ? FAILURES_SHOWN : failed[v] + 1;

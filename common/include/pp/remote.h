@@ -80,12 +80,16 @@ void pp_runner_unshare(pp_runner *runner);
  * @param runner   the runner
  * @param variant  the variant's index
  * @param dataset  the dataset the inputs were filled with
+ * @param kept     receives the device memory the launch allocated and kept, as
+ *                 the runner counts it (a bug check: a runner that lies hides
+ *                 only its own leak)
  * @param note     receives what went wrong
  * @param len      size of @p note
  * @return 0; -2 if it ran out of time (the runner was stopped); -1 for anything else (CUDA
  *         error, crash, a variant table that differs); @p note says why
  */
-int pp_runner_launch(pp_runner *runner, int variant, int dataset, char *note, size_t len);
+int pp_runner_launch(pp_runner *runner, int variant, int dataset, long long *kept, char *note,
+                     size_t len);
 
 /**
  * What the checker does on its own clock around a timed request besides
@@ -163,12 +167,15 @@ int pp_runner_hold(pp_runner *runner, double hold_ms, const pp_clock_steps *step
  * @param variant  the variant's index
  * @param dataset  the dataset the inputs were filled with
  * @param seed     the run's seed, which shapes the interference
+ * @param kept     receives the device memory the launch allocated and kept, as
+ *                 the runner counts it (a bug check: a runner that lies hides
+ *                 only its own leak)
  * @param note     receives what went wrong
  * @param len      size of @p note
  * @return as pp_runner_launch()
  */
-int pp_runner_stress(pp_runner *runner, int variant, int dataset, uint64_t seed, char *note,
-                     size_t len);
+int pp_runner_stress(pp_runner *runner, int variant, int dataset, uint64_t seed, long long *kept,
+                     char *note, size_t len);
 
 /**
  * Asks the runner to quit (after its device work is done: it waits for the

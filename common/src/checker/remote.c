@@ -266,10 +266,13 @@ static int run_request(pp_runner *r, pp_request *q, pp_reply *a, double timeout_
   return 0;
 }
 
-int pp_runner_launch(pp_runner *r, int variant, int dataset, char *note, size_t len) {
+int pp_runner_launch(pp_runner *r, int variant, int dataset, long long *kept, char *note, size_t len) {
   pp_request q = {.op = OP_LAUNCH, .variant = variant, .dataset = dataset};
   pp_reply a;
-  return run_request(r, &q, &a, r->timeout_s, "while running it", note, len);
+  memset(&a, 0, sizeof a);
+  int got = run_request(r, &q, &a, r->timeout_s, "while running it", note, len);
+  *kept = a.kept;
+  return got;
 }
 
 /* The checker's clock around one request and its reply. It starts once the
@@ -319,10 +322,14 @@ int pp_runner_hold(pp_runner *r, double hold_ms, const pp_clock_steps *steps, do
   return clocked_request(r, &q, steps, "while holding the GPU", wall_ms, event_ms, note, len);
 }
 
-int pp_runner_stress(pp_runner *r, int variant, int dataset, uint64_t seed, char *note, size_t len) {
+int pp_runner_stress(pp_runner *r, int variant, int dataset, uint64_t seed, long long *kept, char *note,
+                     size_t len) {
   pp_request q = {.op = OP_STRESS, .variant = variant, .dataset = dataset, .seed = seed};
   pp_reply a;
-  return run_request(r, &q, &a, r->timeout_s, "while running it under stress", note, len);
+  memset(&a, 0, sizeof a);
+  int got = run_request(r, &q, &a, r->timeout_s, "while running it under stress", note, len);
+  *kept = a.kept;
+  return got;
 }
 
 /* Copies the runner's output to @p out, each line marked with @p label. */

@@ -93,11 +93,15 @@ int pp_serve(const pp_problem *p) {
         break;
       }
       if (q.op == OP_STRESS) {
-        error = pp_stress_launch(p, state, q.variant, q.dataset, q.seed, a.note, sizeof a.note);
+        long long kept = 0;
+        error = pp_stress_launch(p, state, q.variant, q.dataset, q.seed, &kept, a.note, sizeof a.note);
+        a.kept = kept;
       } else {
         if (q.op == OP_LAUNCH) {
           pp_before_variant();
+          size_t held = pp_device_bytes_held();
           p->launch(state, q.variant, q.dataset);
+          a.kept = (long long)pp_device_bytes_held() - (long long)held;
         } else { /* the checker flushed L2 and holds the clock that counts */
           a.event_ms = pp_time_launch(p, state, q.variant, q.dataset, 0);
         }
