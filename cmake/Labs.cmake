@@ -6,8 +6,9 @@
 #              PERF_SIZE <size> MIN_SPEEDUP <ratio>
 #              [LARGE_SIZES <sizes...> [LARGE_DATASET <dataset>]])
 #
-# Builds bin/<lab> from labs/<lab>/<file.cu> (PP_GRADE=labs) or from
-# solutions/<lab>/<file.cu> (solutions, all) linked with the lab's grader, and
+# Builds bin/<lab> from labs/<lab>/<file.cu> (PP_GRADE=labs), from
+# labs-challenge/<lab>/<file.cu> (challenge) or from solutions/<lab>/<file.cu>
+# (solutions, all) linked with the lab's grader, and
 # registers its tests, one per check of the gauntlet (pp_gauntlet below):
 #   <lab>.<variant>               the grader's sweep of sizes and seeds, per variant
 #   <lab>.small-smem.<variant>    (SMALL_SMEM variants: those whose launcher picks a
@@ -518,9 +519,15 @@ function(pp_add_lab lab)
 
   set(solution ${PROJECT_SOURCE_DIR}/solutions/${lab}/${ARG_SOURCE})
   set(skeleton ${PROJECT_SOURCE_DIR}/labs/${lab}/${ARG_SOURCE})
+  set(challenge ${PROJECT_SOURCE_DIR}/labs-challenge/${lab}/${ARG_SOURCE})
   set(runner_source ${solution})
   if(PP_GRADE STREQUAL "labs")
     set(runner_source ${skeleton})
+  elseif(PP_GRADE STREQUAL "challenge")
+    set(runner_source ${challenge})
+  endif()
+  if(NOT EXISTS ${runner_source})
+    message(FATAL_ERROR "${lab}: no ${runner_source}, the file PP_GRADE=${PP_GRADE} grades")
   endif()
   pp_lab_runner(${lab} ${runner_source} ${grader})
 
@@ -583,7 +590,6 @@ function(pp_add_lab lab)
   # Both levels of the student's file, made by pp-skeleton from the one
   # solution: labs/ (guided, <lab>-skeleton, <lab>.skeleton.*) and
   # labs-challenge/ (challenge, <lab>-challenge, <lab>.challenge.*).
-  set(challenge ${PROJECT_SOURCE_DIR}/labs-challenge/${lab}/${ARG_SOURCE})
   set(write_commands "")
   foreach(level IN ITEMS skeleton challenge)
     if(level STREQUAL "skeleton")

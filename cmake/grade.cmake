@@ -5,18 +5,31 @@
 # as CTEST_PARALLEL_LEVEL says, or else as there are cores (one after another,
 # the check workflow's tests would take about 25 minutes on a GPU); the
 # timing tests still run alone (RUN_SERIAL). Usage:
-#   cmake -DBUILD=<build dir> -DGRADE=labs|solutions|all -DSOURCE=<source dir>
+#   cmake -DBUILD=<build dir> -DGRADE=labs|challenge|solutions|all -DSOURCE=<source dir>
 #         -DCTEST=<ctest> -P grade.cmake
 #
 # Exit code: with GRADE=solutions or all, 0 only when no test failed. With
-# GRADE=labs (the student's workflow), 0 also when the only failures are the
-# labs' tests of the variants the student writes: unfinished TODOs are where
-# every lab starts, not an error of the workflow. A failure of anything else
-# (a variant given complete, a host test, a test that could not start) exits 1.
+# GRADE=labs or challenge (the student's workflows, presets student and
+# challenge: the files of labs/ or of labs-challenge/), 0 also when the only
+# failures are the labs' tests of the variants the student writes: unfinished
+# TODOs are where every lab starts, not an error of the workflow. A failure of
+# anything else (a variant given complete, a host test, a test that could not
+# start) exits 1.
 cmake_minimum_required(VERSION 3.25)
 
-if(NOT GRADE MATCHES "^(labs|solutions|all)$")
-  message(FATAL_ERROR "grade.cmake: GRADE must be labs, solutions or all (got '${GRADE}')")
+if(NOT GRADE MATCHES "^(labs|challenge|solutions|all)$")
+  message(FATAL_ERROR "grade.cmake: GRADE must be labs, challenge, solutions or all (got '${GRADE}')")
+endif()
+# A student's workflow: where the student's files are, and the preset that grades them.
+set(student_grade OFF)
+if(GRADE STREQUAL "labs")
+  set(student_grade ON)
+  set(student_folder labs)
+  set(student_preset student)
+elseif(GRADE STREQUAL "challenge")
+  set(student_grade ON)
+  set(student_folder labs-challenge)
+  set(student_preset challenge)
 endif()
 
 # The tests `ctest -N` lists in BUILD, in the order they were declared.
@@ -162,13 +175,13 @@ if(gpu_ran STREQUAL "" AND NOT gpu_skipped STREQUAL "")
   endif()
 elseif(failed STREQUAL "")
   tally(all passed skipped failed)
-  if(GRADE STREQUAL "labs")
+  if(student_grade)
     say("Every test passes (${all}): every TODO of every lab is done.")
   else()
     say("Every test passes: ${all}.")
   endif()
   set(exit_code 0)
-elseif(GRADE STREQUAL "labs" AND other_failed STREQUAL "")
+elseif(student_grade AND other_failed STREQUAL "")
   # Only the student's variants fail: say which, lab by lab, and where to start.
   set(labs "")
   foreach(name IN LISTS todo_failed)
@@ -190,7 +203,7 @@ elseif(GRADE STREQUAL "labs" AND other_failed STREQUAL "")
   endforeach()
   # Next: the first lab with a failure, its first failing variant if any.
   list(GET labs 0 lab)
-  file(GLOB lab_file RELATIVE ${SOURCE} ${SOURCE}/labs/${lab}/*.cu)
+  file(GLOB lab_file RELATIVE ${SOURCE} ${SOURCE}/${student_folder}/${lab}/*.cu)
   list(FILTER failing_${lab} EXCLUDE REGEX "^(perf|large|sanitizer[.].*)$")
   if(failing_${lab})
     list(GET failing_${lab} 0 variant)
@@ -200,9 +213,9 @@ elseif(GRADE STREQUAL "labs" AND other_failed STREQUAL "")
     set(step "fix in ${lab_file} what ${name} reports above")
   endif()
   say("Next: with the handout docs/labs/${lab}.md, ${step}, then run")
-  say("  cmake --build --preset student --target ${lab} && ctest --preset student -L ${lab}")
+  say("  cmake --build --preset ${student_preset} --target ${lab} && ctest --preset ${student_preset} -L ${lab}")
   set(exit_code 0)
-elseif(GRADE STREQUAL "labs")
+elseif(student_grade)
   list(JOIN other_failed ", " names)
   say("FAILED, and not a TODO of yours: ${names}. These test code you were given, or could not "
       "start: see their output above.")

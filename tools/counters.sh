@@ -36,7 +36,7 @@ while [ $# -gt 0 ]; do
     --preset) [ $# -ge 2 ] || usage "--preset needs a name"; preset=$2; shift 2 ;;
     --bin) [ $# -ge 2 ] || usage "--bin needs a folder"; bin=$2; shift 2 ;;
     --size) [ $# -ge 2 ] || usage "--size needs a size"; size=$2; shift 2 ;;
-    -h | --help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
     -*) usage "unknown option $1" ;;
     *) break ;;
   esac

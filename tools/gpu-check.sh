@@ -11,6 +11,7 @@
 # page (tools/sweep-table.py; with the kernel launches when LOG_DIR holds
 # LAB-counters.csv from `tools/counters.sh LAB LOG_DIR`).
 #   tools/gpu-check.sh [LOG_DIR] [CTEST_JOBS]
+case ${1:-} in -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;; esac
 set -u
 cd "$(dirname "$0")/.."
 out=${1:-build/gpu-check}

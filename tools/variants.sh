@@ -4,6 +4,7 @@
 # names them, and the tools that time or profile variants read it here.
 #   tools/variants.sh RUNNER
 # Exit codes: 0 listed; 1 the runner failed or listed none; 2 bad usage.
+case ${1:-} in -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;; esac
 set -u
 [ $# -eq 1 ] || { echo "usage: tools/variants.sh RUNNER" >&2; exit 2; }
 list=$("$1" --list) || exit 1

@@ -34,7 +34,7 @@ while [ $# -gt 0 ]; do
         --budget) budget=$2 ;;
       esac
       shift 2 ;;
-    -h | --help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
     -*) bad_usage "unknown option $1" ;;
     *)
       [ -z "$zip" ] || bad_usage "one bundle, not '$zip' and '$1'"
@@ -67,11 +67,15 @@ git -C "$tree" diff-index --quiet HEAD -- 2>/dev/null ||
 stage=$(mktemp -d) || exit 1
 trap 'rm -rf "$stage"' EXIT
 git -C "$tree" archive --format=tar HEAD | tar -xf - -C "$stage" || exit 1
-# What grading does not need: CI, the experiments, the sample submissions.
-# The checker needs no solution: the graders ship without them (and without
-# the tamper samples, which are patches of them).
-rm -rf "$stage/.ci" "$stage/exp" "$stage/tests/submissions" "$stage/solutions" "$stage/labs-challenge" \
-  "$stage/tests/mutants"
+# What grading does not need: the checker needs no solution, so the bundle
+# holds none, nor anything else of tools/instructor-only.txt (the mutants and
+# tamper samples are patches of the solutions), nor the challenge level
+# (setup.sh's trial build takes the guided file).
+while read -r path _; do
+  case $path in '' | '#'*) continue ;; esac
+  rm -rf "${stage:?}/$path"
+done < "$tree/tools/instructor-only.txt"
+rm -rf "$stage/labs-challenge"
 cp "$here/setup.sh" "$here/run_autograder" "$stage/" || exit 1
 echo "$commit" > "$stage/COMMIT"
 [ -z "$rubric" ] || cp "$rubric" "$stage/grading/rubric.txt" || exit 1

@@ -5,6 +5,7 @@
 #   grading/slurm/collect.sh OUT_DIR
 # Exit codes: 0 every student graded, 1 some have no result (or the job still
 # runs), 2 bad usage, 3 every student has a result but some are ungraded.
+case ${1:-} in -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;; esac
 set -u
 tree=$(cd "$(dirname "$0")/../.." && pwd)
 [ $# -eq 1 ] || { echo "usage: grading/slurm/collect.sh OUT_DIR" >&2; exit 2; }

@@ -18,7 +18,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 tree=$(cd "$here/../.." && pwd)
 
 usage() {
-  sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' >&2
+  awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0" >&2
   exit 2
 }
 
@@ -38,7 +38,7 @@ while [ $# -gt 0 ]; do
       shift 2 ;;
     --no-gres) sbatch_options="$sbatch_options --gres=none"; shift ;;
     --) shift; break ;;  # the rest: grade-class's options
-    -h | --help) usage ;;
+    -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
     -*) echo "submit.sh: unknown option $1" >&2; usage ;;
     *)
       if [ -z "$submissions" ]; then submissions=$1

@@ -1,6 +1,7 @@
 #!/bin/sh
 # expect.sh CODE TEXT -- COMMAND...: passes when COMMAND exits with CODE and
 # prints a line containing TEXT (pp-gauntlet's host tests).
+case ${1:-} in -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;; esac
 code=$1 text=$2
 shift 3
 output=$("$@" 2>&1)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# A stand-in for a lab runner (or a checker), for pp-gauntlet's host tests.
+# fake-runner.sh: a stand-in for a lab runner (or a checker), for pp-gauntlet's host tests.
 # --probe exits $FAKE_PROBE (default 0: "there is a device"). Otherwise it
 # prints its arguments and ends as its arguments say: --exit N exits N,
 # --signal kills itself with SIGSEGV, --signal-alone does so only when no
@@ -7,6 +7,7 @@
 # the checker's verdict on a runner that died), --echo TEXT prints TEXT, --sanitizer-*
 # are for fake-sanitizer.sh; and it exits 1 (rejects) when one of them is
 # $FAKE_FAIL_ON.
+case ${1:-} in -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;; esac
 echo "fake-runner: $*"
 for argument in "$@"; do
   [ "$argument" = --probe ] && exit "${FAKE_PROBE:-0}"

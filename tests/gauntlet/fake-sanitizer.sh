@@ -5,6 +5,7 @@
 # (racecheck's own form for racecheck), one error reported (exit CODE) where
 # the arguments hold --sanitizer-finds. --sanitizer-dies: it ends with 1 and no
 # summary, as a sanitizer that fails part-way would.
+case ${1:-} in -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;; esac
 echo "fake-sanitizer: $*"
 [ "$1" = --tool ] && [ "$3" = --error-exitcode ] || { echo "fake-sanitizer: bad arguments"; exit 9; }
 tool=$2 code=$4

@@ -2,6 +2,7 @@
 # lock.sh GAUNTLET RUNNER LOCK: a check with --lock LOCK waits while another
 # process holds LOCK (flock), says so, runs nothing meanwhile, and runs once the
 # lock is free (pp-gauntlet's host tests).
+case ${1:-} in -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;; esac
 set -u
 gauntlet=$1 runner=$2 lock=$3
 out=$lock.out go=$lock.go

@@ -8,6 +8,7 @@
 # per group.
 #
 #   cli.sh output|limits|names|bundle|sandbox TREE WORK
+case ${1:-} in -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;; esac
 set -u
 
 fail() {

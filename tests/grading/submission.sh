@@ -25,6 +25,7 @@
 #       failure counts as it is. With --budget 3 the test running at the end
 #       is stopped, and those that would start later (a run alone, the timed
 #       test) fail, saying so; grading still writes every report.
+case ${1:-} in -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;; esac
 set -u
 
 fail() {

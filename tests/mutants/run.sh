@@ -21,6 +21,7 @@
 # check", "...: skipped (<why>)" or "...: no verdict (see <log>)"; each test's
 # output is kept in DIR/mutant-logs/<test>.log. Exit codes: 0 every mutant run
 # was caught, 1 one was not (survived, skipped, or no verdict), 2 bad usage.
+case ${1:-} in -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;; esac
 set -u
 
 usage() {

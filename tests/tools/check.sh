@@ -53,6 +53,7 @@
 #     --md tests/tools/fixtures/counters/expected/01-dot-product-counters.md \
 #     --csv tests/tools/fixtures/counters/expected/01-dot-product-counters.csv
 # and read the diff before committing it.
+case ${1:-} in -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;; esac
 set -u
 
 fail() {

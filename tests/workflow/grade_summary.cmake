@@ -112,6 +112,13 @@ grade_case(skeleton labs 0
   01-dot-product.sanitizer.memcheck fail 01-dot-product,gpu,sanitizer
   02-reduction.v0-interleaved pass 02-reduction,gpu,grade,given
   02-reduction.v1-divergent fail 02-reduction,gpu,grade)
+# The same at the challenge level: the file of labs-challenge/, the challenge preset.
+grade_case(challenge-skeleton challenge 0
+  "  cmake --build --preset challenge --target 01-dot-product && ctest --preset challenge -L 01-dot-product"
+  "01-dot-product: v1-interleaved\n.*docs/labs/01-dot-product.md, write v1-interleaved in labs-challenge/01-dot-product/dot_product.cu, then run\n"
+  ${host}
+  01-dot-product.v0-serial pass 01-dot-product,gpu,grade,given
+  01-dot-product.v1-interleaved fail 01-dot-product,gpu,grade)
 grade_case(perf-fails labs 0
   "  cmake --build --preset student --target 01-dot-product && ctest --preset student -L 01-dot-product"
   "fix in labs/01-dot-product/dot_product.cu what 01-dot-product.perf reports above"
