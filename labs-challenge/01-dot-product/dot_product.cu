@@ -3,9 +3,7 @@
 //
 // Handout: docs/labs/01-dot-product.md   Contract: tests/01-dot-product/dot_product.h
 // Build, run, grade (from the repository root):
-//   cmake --build --preset student --target 01-dot-product
-//   build/student/bin/01-dot-product --variant v3-sequential --size 2^24
-//   ctest --preset student -L 01-dot-product
+//   cmake --workflow --preset challenge   (every lab's file in labs-challenge/)
 //
 // Every variant writes one partial sum per block into the workspace, then the
 // given finish_sum() adds the partials up on the GPU. Only the launchers at the

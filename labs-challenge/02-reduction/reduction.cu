@@ -4,9 +4,7 @@
 //
 // Handout: docs/labs/02-reduction.md   Contract: tests/02-reduction/reduction.h
 // Build, run, grade (from the repository root):
-//   cmake --build --preset student --target 02-reduction
-//   build/student/bin/02-reduction --variant v2-sequential --size 2^24
-//   ctest --preset student -L 02-reduction
+//   cmake --workflow --preset challenge   (every lab's file in labs-challenge/)
 //
 // Every variant adds up ints and floats: the grader calls both. Each kernel
 // and helper therefore takes the element type as one template parameter T,

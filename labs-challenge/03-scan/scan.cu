@@ -4,9 +4,7 @@
 //
 // Handout: docs/labs/03-scan.md   Contract: tests/03-scan/scan.h
 // Build, run, grade (from the repository root):
-//   cmake --build --preset student --target 03-scan
-//   build/student/bin/03-scan --variant v3-brent-kung --size 1000000/1024
-//   ctest --preset student -L 03-scan
+//   cmake --workflow --preset challenge   (every lab's file in labs-challenge/)
 //
 // Every variant gives each section of the array to one block, which scans it
 // and writes it out; no block looks at another block's section. The section

@@ -6,6 +6,7 @@
 //   cmake --build --preset student --target 01-dot-product
 //   build/student/bin/01-dot-product --variant v3-sequential --size 2^24
 //   ctest --preset student -L 01-dot-product
+// Hints for the TODOs: docs/labs/hints/01-dot-product.md
 //
 // Every variant writes one partial sum per block into the workspace, then the
 // given finish_sum() adds the partials up on the GPU. Only the launchers at the
@@ -107,6 +108,7 @@ __device__ float block_sum_interleaved(float x) {
   // doubles, and the step is done by the threads whose index is a multiple of
   // twice that distance. Every step must finish in all threads before the next
   // one reads: a barrier after each step.
+  // Hint: docs/labs/hints/01-dot-product.md, TODO 1.
   return cache[0];
 }
 
@@ -133,6 +135,7 @@ __device__ float thread_sum_kahan(const float *a, const float *b, size_t n) {
   // coalesced), skipping every i >= n without reading it. The idea is Kahan's
   // compensated summation: carry the rounding error of each addition in a
   // second variable and subtract it from the next term.
+  // Hint: docs/labs/hints/01-dot-product.md, TODO 2.
   // Delete the next line when you write TODO 2: it only stops unused-variable warnings.
   (void)&first;
   return sum;
@@ -160,6 +163,7 @@ __device__ float block_sum_sequential(float x) {
   // are the first ones and whole warps go idle together. Take the first stride
   // from blockDim.x, a run-time value (v4 shows what a compile-time one buys).
   // A barrier after each step.
+  // Hint: docs/labs/hints/01-dot-product.md, TODO 3.
   return cache[0];
 }
 
@@ -180,6 +184,7 @@ __device__ float block_sum_unrolled(float x) {
   // TODO 4: v3's tree with a trip count the compiler knows: the first stride
   // from the compile-time BLOCK, and the loop fully unrolled (#pragma unroll),
   // so that no loop counter and no compare-and-branch are left per step.
+  // Hint: docs/labs/hints/01-dot-product.md, TODO 4.
   return cache[0];
 }
 
@@ -204,6 +209,7 @@ __device__ float warp_sum(float x) {
   // TODO 5a: return the warp's sum in lane 0, through registers only: at each
   // of five steps, __shfl_down_sync() hands each lane the x of the lane
   // `offset` above it; start at offset 16 and halve it.
+  // Hint: docs/labs/hints/01-dot-product.md, TODO 5a.
   return x;
 }
 
@@ -216,6 +222,7 @@ __device__ float block_sum_warp(float x) {
   // more than 64 partial sums are live; then the first warp alone adds the last
   // 64 with no block barrier: one read of shared memory per lane (the stride-32
   // step) and warp_sum().
+  // Hint: docs/labs/hints/01-dot-product.md, TODO 5b.
   // Delete the next line when you write TODO 5b: it only stops unused-variable warnings.
   (void)&cache;
   return sum;
@@ -263,6 +270,7 @@ __global__ void dot_v6_kernel(const float *a, const float *b, size_t n, float *p
   // The n % 4 elements after the last whole float4, one per thread. (c) The
   // block's sum by warp shuffles: warp_sum() in every warp, the warp sums
   // handed to warp 0 through warp_sums[] across one barrier.
+  // Hint: docs/labs/hints/01-dot-product.md, TODO 6.
   // Delete the next line when you write TODO 6: it only stops unused-variable warnings.
   (void)&a4, (void)&b4, (void)&n4, (void)&stride, (void)&first, (void)&warp_sums;
   if (threadIdx.x == 0) partials[blockIdx.x] = sum;
