@@ -296,10 +296,12 @@ static int v5_threads(int section) {
 }
 
 static long long warp_shuffle_additions(int section) {
-  // TODO 5c: return the number of additions v5 executes for one whole section
-  // (a power of two from 1 to 2048), those of padding zeros and of both levels
-  // of shuffle scans included (a lane that does not add counts nothing). The
-  // grader checks it against the v5 row of the handout's table.
+  // TODO 5c: return the number of additions of v5's design for one whole
+  // section (a power of two from 1 to 2048), those of padding zeros and of
+  // both levels of shuffle scans included (a lane that does not add counts
+  // nothing). The grader compares it with the v5 row of the handout's table,
+  // which says what that design counts; it does not count what your kernel
+  // executes.
   return 0;
 }
 
