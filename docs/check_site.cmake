@@ -10,7 +10,11 @@
 #   Markdown files into links between their pages);
 # - no page shows a Markdown link as text ("[text](target)"): Doxygen leaves
 #   one so when it does not take its target for a link; nor Doxygen's own
-#   markup escaped into text ("&lt;tt&gt;", from a code span in a heading).
+#   markup escaped into text ("&lt;tt&gt;", from a code span in a heading);
+# - the guided hints stay off the challenge level's path: each handout
+#   (docs/labs/NN-name.md) links its hints page (docs/labs/hints/NN-name.md)
+#   and holds no hints section itself, and no file of labs-challenge/ names
+#   the hints pages.
 foreach(var HTML SOURCE)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "check_site.cmake: -D${var}=... is required")
@@ -35,12 +39,38 @@ endif()
 
 # Doxygen names the page of a/b-c.md md_a_b_c.html.
 file(GLOB pages RELATIVE ${SOURCE} ${SOURCE}/CONTRIBUTING.md ${SOURCE}/docs/*.md
-     ${SOURCE}/docs/labs/*.md ${SOURCE}/docs/results/*.md ${SOURCE}/docs/results/h200/*.md)
+     ${SOURCE}/docs/labs/*.md ${SOURCE}/docs/labs/hints/*.md ${SOURCE}/docs/results/*.md
+     ${SOURCE}/docs/results/h200/*.md)
 foreach(page IN LISTS pages)
   string(REGEX REPLACE "\\.md$" "" name "${page}")
   string(REGEX REPLACE "[/-]" "_" name "${name}")
   if(NOT EXISTS ${HTML}/md_${name}.html)
     string(APPEND problems "${page} has no page (md_${name}.html)\n")
+  endif()
+endforeach()
+
+# Each handout links its own hints page and holds no hints itself; the
+# challenge files never point to them.
+file(GLOB handouts RELATIVE ${SOURCE}/docs/labs ${SOURCE}/docs/labs/*.md)
+foreach(handout IN LISTS handouts)
+  file(READ ${SOURCE}/docs/labs/${handout} text)
+  if(NOT EXISTS ${SOURCE}/docs/labs/hints/${handout})
+    string(APPEND problems "docs/labs/${handout} has no hints page docs/labs/hints/${handout}\n")
+  endif()
+  string(FIND "${text}" "](hints/${handout})" at)
+  if(at EQUAL -1)
+    string(APPEND problems "docs/labs/${handout} does not link its hints page (hints/${handout})\n")
+  endif()
+  if(text MATCHES "\n#+ *Hints")
+    string(APPEND problems "docs/labs/${handout} holds a hints section: it belongs on hints/${handout}\n")
+  endif()
+endforeach()
+file(GLOB_RECURSE challenge_files ${SOURCE}/labs-challenge/*)
+foreach(file IN LISTS challenge_files)
+  file(STRINGS ${file} naming REGEX "docs/labs/hints")
+  if(naming)
+    file(RELATIVE_PATH name ${SOURCE} ${file})
+    string(APPEND problems "${name} names the guided hints (docs/labs/hints)\n")
   endif()
 endforeach()
 

@@ -3,9 +3,7 @@
 //
 // Handout: docs/labs/01-dot-product.md   Contract: tests/01-dot-product/dot_product.h
 // Build, run, grade (from the repository root):
-//   cmake --build --preset student --target 01-dot-product
-//   build/student/bin/01-dot-product --variant v3-sequential --size 2^24
-//   ctest --preset student -L 01-dot-product
+//   cmake --workflow --preset challenge   (every lab's file in labs-challenge/)
 //
 // Every variant writes one partial sum per block into the workspace, then the
 // given finish_sum() adds the partials up on the GPU. Only the launchers at the
@@ -93,9 +91,11 @@ __global__ void dot_v0_kernel(const float *a, const float *b, size_t n, float *p
 // 255 serial additions, all threads taking part in the first step. Its flaw:
 // the active threads are scattered (0, 2, 4, ... then 0, 4, 8, ...). Up to
 // stride 16 every warp has a few useful lanes, so all 8 warps run those
-// steps, and the `%` test diverges in each. (No bank conflicts, though: a
-// warp's active lanes read words 2s apart, at most 32 / 2s of them, all in
-// different banks.)
+// steps with most of their lanes idle. No branch diverges: the loop runs to
+// the compile-time BLOCK, so the compiler unrolls it and predicates the `%`
+// test, and a warp issues every step with its idle lanes switched off. (No
+// bank conflicts either: a warp's active lanes read words 2s apart, at most
+// 32 / 2s of them, all in different banks.)
 
 // Returns the sum of x over the block in thread 0 (other threads: partial sums).
 __device__ float block_sum_interleaved(float x) {
@@ -122,8 +122,10 @@ __global__ void dot_v1_kernel(const float *a, const float *b, size_t n, float *p
 // ---------------------------------------------------------------------------
 // v2, each thread first adds ITEMS products in a register, with Kahan's
 // compensated summation. ITEMS times fewer blocks and partials, so less
-// shared-memory work per element. Kahan makes each thread's chain of
-// additions as accurate as if it were done in double; it does nothing for the
+// shared-memory work per element. Kahan bounds the error of a thread's chain
+// of n additions by about 2u sum|x| (u = 2^-24) plus O(n u^2) sum|x|, where
+// plain float addition's bound is (n - 1) u sum|x| (Higham, Accuracy and
+// Stability of Numerical Algorithms, section 4.3); it does nothing for the
 // tree and the partials, where the rounding of float additions remains.
 
 // This thread's compensated sum of its ITEMS products: elements first,
@@ -135,8 +137,8 @@ __device__ float thread_sum_kahan(const float *a, const float *b, size_t n) {
   // i = first + k * BLOCK for k < ITEMS (consecutive threads, consecutive i:
   // coalesced), leaving out every i >= n without reading it (past the end the
   // grader put NaN). Add them with Kahan's compensated summation, so that the
-  // thread's chain of additions is as accurate as a single rounding. Indices
-  // are size_t: the large test has n = 2^32 + 3.
+  // error of the thread's chain is at most about 2u sum|x|, whatever its
+  // length. Indices are size_t: the large test has n = 2^32 + 3.
   // Delete the next line when you write TODO 2: it only stops unused-variable warnings.
   (void)&first;
   return sum;
@@ -150,10 +152,10 @@ __global__ void dot_v2_kernel(const float *a, const float *b, size_t n, float *p
 // ---------------------------------------------------------------------------
 // v3, sequential addressing. The stride starts at half the block and halves:
 // threads 0 .. s-1 add cache[t + s] into cache[t]. The active threads are
-// contiguous, so while s >= 32 a warp is either wholly busy or wholly idle:
-// no divergence, and the idle warps skip the step (v1 kept all 8 warps busy
-// up to stride 16). Only the last five steps, inside one warp, diverge. The
-// reads stay free of bank conflicts, as in v1.
+// contiguous, so while s >= 32 a warp is either wholly busy or wholly idle,
+// and the idle warps skip the step (v1 kept all 8 warps busy up to stride
+// 16). Only in the last five steps, inside one warp, do lanes of a working
+// warp idle. The reads stay free of bank conflicts, as in v1.
 
 __device__ float block_sum_sequential(float x) {
   __shared__ float cache[BLOCK];
@@ -236,17 +238,16 @@ __global__ void dot_v5_kernel(const float *a, const float *b, size_t n, float *p
 
 // ---------------------------------------------------------------------------
 // v6, vectorized grid-stride loop. v2..v5 launch one block per BLOCK * ITEMS
-// elements: 131072 short blocks at n = 2^28 (v0 and v1, one per BLOCK
-// elements: 1048576). Here a fixed grid, no larger
-// than the GPU holds at once and than one final pass can add up (2 * BLOCK),
-// strides through the arrays 16 bytes at a time (float4: four products per
-// pair of loads). Each turn of the loop first issues four independent pairs
-// of loads, then does the arithmetic, so that many loads are in flight per
-// thread; four separate sums keep the additions independent too. Warps
-// reduce with shuffles, warp sums meet in shared memory, and finish_sum()
-// needs one tiny pass. The stride is the whole grid (gridDim.x * blockDim.x),
-// not the block: a stride of blockDim.x would make blocks read each other's
-// elements again.
+// elements: 131072 short blocks at n = 2^28 (v0 and v1, one per BLOCK elements:
+// 1048576). Here a fixed grid, no larger than the GPU holds at once and than
+// one final pass can add up (2 * BLOCK), strides through the arrays 16 bytes at
+// a time (float4: four products per pair of loads). Each turn of the loop first
+// issues four independent pairs of loads, then does the arithmetic, so that
+// many loads are in flight per thread; the four lanes of one float4 accumulator
+// keep four chains of FMAs independent of each other. Warps reduce with
+// shuffles, warp sums meet in shared memory, and finish_sum() needs one tiny
+// pass. The stride is the whole grid (gridDim.x * blockDim.x), not the block: a
+// stride of blockDim.x would make blocks read each other's elements again.
 
 #define V6_UNROLL 4
 

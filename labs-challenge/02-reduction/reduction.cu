@@ -1,12 +1,10 @@
 // Lab 02: parallel reduction. The classic ladder of reduction kernels, from a
-// shared-memory tree with a divergent branch to the speed of CUB, one
+// shared-memory tree with scattered active lanes to the speed of CUB, one
 // technique per step.
 //
 // Handout: docs/labs/02-reduction.md   Contract: tests/02-reduction/reduction.h
 // Build, run, grade (from the repository root):
-//   cmake --build --preset student --target 02-reduction
-//   build/student/bin/02-reduction --variant v2-sequential --size 2^24
-//   ctest --preset student -L 02-reduction
+//   cmake --workflow --preset challenge   (every lab's file in labs-challenge/)
 //
 // Every variant adds up ints and floats: the grader calls both. Each kernel
 // and helper therefore takes the element type as one template parameter T,
@@ -69,9 +67,11 @@ __device__ T element(const T *in, size_t n, size_t i) {
 // a multiple of 2s add the value s places to their right. log2(BLOCK) steps
 // instead of BLOCK - 1 serial additions. Its flaws: `%` is slow, and the
 // active threads are scattered (0, 2, 4, ...; then 0, 4, 8, ...): up to
-// stride 16 every warp runs the step for a few useful lanes, its branch
-// divergent, and from stride 32 on the warps that still hold an active
-// thread run it for one lane each.
+// stride 16 every warp runs the step for a few useful lanes, and from stride
+// 32 on the warps that still hold an active thread run it for one lane each.
+// (The classic ladder calls this divergent branching; the compiler predicates
+// the short `if`, so a warp runs it with its idle lanes switched off and the
+// profiler counts no divergent branch.)
 
 // The sum of x over the block, in thread 0.
 template <typename T>
@@ -490,7 +490,7 @@ static void sum_v7(const T *in, size_t n, T *result, void *workspace) {
 }
 
 extern "C" const reduce_variant reduce_variants[] = {
-    {"v0-interleaved", "baseline: tree with interleaved addressing and a divergent % test",
+    {"v0-interleaved", "baseline: tree with interleaved addressing, a % test and scattered lanes",
      sum_v0<int>, sum_v0<float>},
     {"v1-strided", "strided index: no %, no divergence, but shared-memory bank conflicts",
      sum_v1<int>, sum_v1<float>},

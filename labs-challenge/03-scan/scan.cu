@@ -4,9 +4,7 @@
 //
 // Handout: docs/labs/03-scan.md   Contract: tests/03-scan/scan.h
 // Build, run, grade (from the repository root):
-//   cmake --build --preset student --target 03-scan
-//   build/student/bin/03-scan --variant v3-brent-kung --size 1000000/1024
-//   ctest --preset student -L 03-scan
+//   cmake --workflow --preset challenge   (every lab's file in labs-challenge/)
 //
 // Every variant gives each section of the array to one block, which scans it
 // and writes it out; no block looks at another block's section. The section
@@ -298,10 +296,12 @@ static int v5_threads(int section) {
 }
 
 static long long warp_shuffle_additions(int section) {
-  // TODO 5c: return the number of additions v5 executes for one whole section
-  // (a power of two from 1 to 2048), those of padding zeros and of both levels
-  // of shuffle scans included (a lane that does not add counts nothing). The
-  // grader checks it against the v5 row of the handout's table.
+  // TODO 5c: return the number of additions of v5's design for one whole
+  // section (a power of two from 1 to 2048), those of padding zeros and of
+  // both levels of shuffle scans included (a lane that does not add counts
+  // nothing). The grader compares it with the v5 row of the handout's table,
+  // which says what that design counts; it does not count what your kernel
+  // executes.
   return 0;
 }
 

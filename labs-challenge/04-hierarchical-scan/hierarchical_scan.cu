@@ -4,9 +4,7 @@
 //
 // Handout: docs/labs/04-hierarchical-scan.md   Contract: tests/04-hierarchical-scan/hierarchical_scan.h
 // Build, run, grade (from the repository root):
-//   cmake --build --preset student --target 04-hierarchical-scan
-//   build/student/bin/04-hierarchical-scan --variant v1-recursive --size 1e7
-//   ctest --preset student -L 04-hierarchical-scan
+//   cmake --workflow --preset challenge   (every lab's file in labs-challenge/)
 //
 // A block can scan a section (tile) of the array on its own. What makes a scan
 // of any length is how each section learns the sum of everything before it:

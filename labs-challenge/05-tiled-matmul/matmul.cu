@@ -4,9 +4,7 @@
 //
 // Handout: docs/labs/05-tiled-matmul.md   Contract: tests/05-tiled-matmul/matmul.h
 // Build, run, grade (from the repository root):
-//   cmake --build --preset student --target 05-tiled-matmul
-//   build/student/bin/05-tiled-matmul --variant v2-shared-tiles --size 1024x1024x1024
-//   ctest --preset student -L 05-tiled-matmul
+//   cmake --workflow --preset challenge   (every lab's file in labs-challenge/)
 //
 // A is M x K, B is K x N, C is M x N, all row-major. Every variant works for
 // any M, N, K: a tile that hangs over the edge of a matrix is padded with

@@ -1,5 +1,5 @@
 // Lab 02: parallel reduction. The classic ladder of reduction kernels, from a
-// shared-memory tree with a divergent branch to the speed of CUB, one
+// shared-memory tree with scattered active lanes to the speed of CUB, one
 // technique per step.
 //
 // Handout: docs/labs/02-reduction.md   Contract: tests/02-reduction/reduction.h
@@ -7,6 +7,7 @@
 //   cmake --build --preset student --target 02-reduction
 //   build/student/bin/02-reduction --variant v2-sequential --size 2^24
 //   ctest --preset student -L 02-reduction
+// Hints for the TODOs: docs/labs/hints/02-reduction.md
 //
 // Every variant adds up ints and floats: the grader calls both. Each kernel
 // and helper therefore takes the element type as one template parameter T,
@@ -69,9 +70,11 @@ __device__ T element(const T *in, size_t n, size_t i) {
 // a multiple of 2s add the value s places to their right. log2(BLOCK) steps
 // instead of BLOCK - 1 serial additions. Its flaws: `%` is slow, and the
 // active threads are scattered (0, 2, 4, ...; then 0, 4, 8, ...): up to
-// stride 16 every warp runs the step for a few useful lanes, its branch
-// divergent, and from stride 32 on the warps that still hold an active
-// thread run it for one lane each.
+// stride 16 every warp runs the step for a few useful lanes, and from stride
+// 32 on the warps that still hold an active thread run it for one lane each.
+// (The classic ladder calls this divergent branching; the compiler predicates
+// the short `if`, so a warp runs it with its idle lanes switched off and the
+// profiler counts no divergent branch.)
 
 // The sum of x over the block, in thread 0.
 template <typename T>
@@ -111,6 +114,7 @@ __device__ T block_sum_strided(T x) {
   // added in the same steps), but hand each step's pairs to the first threads:
   // thread t takes the t-th pair of the step, so no `%` is needed and whole
   // warps fall idle together. A barrier after every step.
+  // Hint: docs/labs/hints/02-reduction.md, TODO 1.
   return cache[0];
 }
 
@@ -137,6 +141,7 @@ __device__ T block_sum_sequential(T x) {
   // half the block and halving. The working threads are then the first ones,
   // and a warp's 32 reads fall in 32 different banks. A barrier after every
   // step.
+  // Hint: docs/labs/hints/02-reduction.md, TODO 2.
   return cache[0];
 }
 
@@ -161,6 +166,7 @@ __device__ T pair_sum(const T *in, size_t n, unsigned block_size) {
   // that both loads are coalesced. Compute the index in size_t:
   // `blockIdx.x * 2 * block_size` passes 2^32 at 2^32 + 3 elements (the .large
   // test). Elements at or past n count as 0 (element()).
+  // Hint: docs/labs/hints/02-reduction.md, TODO 3.
   return T(0);
 }
 
@@ -191,6 +197,7 @@ __device__ T warp_sum_shared(T *cache) {
   // lane 0. The lanes of a warp need not run in lockstep: between a lane's
   // store and another lane's read of it, and between that read and the next
   // store, put a __syncwarp().
+  // Hint: docs/labs/hints/02-reduction.md, TODO 4a.
   return x;
 }
 
@@ -206,6 +213,7 @@ __device__ __forceinline__ T tree_then_last_warp(T *cache, unsigned block_size) 
   // cache[t]): v2's block-wide steps only while more than 64 partial sums are
   // live, then the first warp, all 32 of its threads, finishes in
   // warp_sum_shared().
+  // Hint: docs/labs/hints/02-reduction.md, TODO 4b.
   return cache[t];
 }
 
@@ -242,6 +250,7 @@ __device__ T block_sum_unrolled(T x) {
   // (tree_then_last_warp()), with the compile-time BLOCK_SIZE as the block size
   // instead of blockDim.x: knowing the number of steps, the compiler unrolls
   // the loop completely.
+  // Hint: docs/labs/hints/02-reduction.md, TODO 5.
   return cache[threadIdx.x];
 }
 
@@ -272,6 +281,7 @@ __device__ T cascade_sum(const T *in, size_t n) {
   // (2 * BLOCK * gridDim.x elements), adding a pair BLOCK apart at each turn.
   // Every element is then added by exactly one thread, and the loads stay
   // coalesced. size_t indices; nothing at or past n is read.
+  // Hint: docs/labs/hints/02-reduction.md, TODO 6.
   return sum;
 }
 
@@ -340,6 +350,7 @@ __device__ T vector_sum(const T *__restrict__ in, size_t n) {
   // into the four independent sums of a vec4<T> acc (add4()). Then the vectors
   // after the last whole tile, and the n % 4 elements after the last whole
   // vector, one per thread.
+  // Hint: docs/labs/hints/02-reduction.md, TODO 7a.
   // Delete the next line when you write TODO 7a: it only stops unused-variable warnings.
   (void)&in4, (void)&tiles, (void)&first;
   return sum;
@@ -351,6 +362,7 @@ __device__ T warp_sum(T x) {
   // TODO 7b: return the warp's sum in lane 0, through registers only: at each
   // of five steps, __shfl_down_sync() hands each lane the x of the lane
   // `offset` above it; start at offset 16 and halve it.
+  // Hint: docs/labs/hints/02-reduction.md, TODO 7b.
   return x;
 }
 
@@ -385,6 +397,7 @@ __global__ void reduce_v7(const T *__restrict__ in, size_t n, T *partials, T *re
   // (__threadfence() between the two). `last` and a barrier tell the whole
   // block. The last block reads the partial sums from L2 with __ldcg(): the L1
   // caches of different SMs are not kept coherent.
+  // Hint: docs/labs/hints/02-reduction.md, TODO 7c.
   // Delete the next line when you write TODO 7c: it only stops unused-variable warnings.
   (void)&last;
 }
@@ -478,7 +491,7 @@ static void sum_v7(const T *in, size_t n, T *result, void *workspace) {
 }
 
 extern "C" const reduce_variant reduce_variants[] = {
-    {"v0-interleaved", "baseline: tree with interleaved addressing and a divergent % test",
+    {"v0-interleaved", "baseline: tree with interleaved addressing, a % test and scattered lanes",
      sum_v0<int>, sum_v0<float>},
     {"v1-strided", "strided index: no %, no divergence, but shared-memory bank conflicts",
      sum_v1<int>, sum_v1<float>},

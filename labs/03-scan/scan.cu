@@ -7,6 +7,7 @@
 //   cmake --build --preset student --target 03-scan
 //   build/student/bin/03-scan --variant v3-brent-kung --size 1000000/1024
 //   ctest --preset student -L 03-scan
+// Hints for the TODOs: docs/labs/hints/03-scan.md
 //
 // Every variant gives each section of the array to one block, which scans it
 // and writes it out; no block looks at another block's section. The section
@@ -126,6 +127,7 @@ __global__ void scan_v1_kernel(const T *in, T *out, size_t n, int section, int e
   // every step reads its addends into registers, waits at a barrier, and only
   // then writes; and it starts with a barrier, so that the previous step's
   // writes are done.
+  // Hint: docs/labs/hints/03-scan.md, TODO 1a.
   // Each thread stores the two elements it wrote itself: no barrier needed.
   store_section<2>(out, xy, n, section, false);
 }
@@ -133,6 +135,7 @@ __global__ void scan_v1_kernel(const T *in, T *out, size_t n, int section, int e
 static long long kogge_stone_additions(int section) {
   // TODO 1b: return the number of additions your steps do for a section of
   // `section` elements: count, step by step, the elements that add something.
+  // Hint: docs/labs/hints/03-scan.md, TODO 1b.
   return 0;
 }
 
@@ -161,6 +164,7 @@ __global__ void scan_v2_kernel(const T *in, T *out, size_t n, int section, int e
   // at every step: those below the stride are copied across unchanged, or the
   // next step reads stale values. Swap the roles after each step; the final
   // scan must end up where the kernel's store reads it.
+  // Hint: docs/labs/hints/03-scan.md, TODO 2.
   store_section<2>(out, buffer[current], n, section, false);
 }
 
@@ -193,6 +197,7 @@ __device__ void brent_kung_tree(T *xy, int section, bool padded) {
   // of powers of two, so section / 4 would address wrong elements whenever
   // section is no power of two. A barrier before every step, and one at the
   // end: the caller stores at once.
+  // Hint: docs/labs/hints/03-scan.md, TODO 3a.
 }
 
 template <typename T>
@@ -207,6 +212,7 @@ static long long brent_kung_additions(int section) {
   // TODO 3b: return the number of additions your two trees do for a section of
   // `section` elements: in each step, count the threads whose index passes the
   // bound test.
+  // Hint: docs/labs/hints/03-scan.md, TODO 3b.
   return 0;
 }
 
@@ -224,6 +230,7 @@ __device__ int padded_slot(int p) {
   // TODO 4: return the slot of element p with one padding word after every 32
   // elements, so that the trees' strided accesses spread over the 32 banks. The
   // array is PADDED_SLOTS long.
+  // Hint: docs/labs/hints/03-scan.md, TODO 4.
   return 0;
 }
 
@@ -255,6 +262,7 @@ __device__ T warp_inclusive_scan(T x) {
   // the lane `offset` below it, for offset 1, 2, 4, 8, 16; lanes below the
   // offset get their own x back and must not add it. All 32 lanes call this
   // function.
+  // Hint: docs/labs/hints/03-scan.md, TODO 5a.
   return x;
 }
 
@@ -285,6 +293,7 @@ __global__ void scan_v5_kernel(const T *in, T *out, size_t n, int section, int e
   // one). A shuffle names the full mask: never call one inside a branch that
   // leaves lanes of its warp out. A barrier wherever values pass through shared
   // memory, and one at the end.
+  // Hint: docs/labs/hints/03-scan.md, TODO 5b.
   store_section<ITEMS>(out, staged, n, section, true);
 }
 
@@ -300,6 +309,7 @@ static long long warp_shuffle_additions(int section) {
   // its prefixes) and those of each shuffle scan (one per warp, and warp 0's
   // scan of the warp totals). In a shuffle scan, lanes below the offset add
   // nothing.
+  // Hint: docs/labs/hints/03-scan.md, TODO 5c.
   return 0;
 }
 

@@ -7,6 +7,7 @@
 //   cmake --build --preset student --target 04-hierarchical-scan
 //   build/student/bin/04-hierarchical-scan --variant v1-recursive --size 1e7
 //   ctest --preset student -L 04-hierarchical-scan
+// Hints for the TODOs: docs/labs/hints/04-hierarchical-scan.md
 //
 // A block can scan a section (tile) of the array on its own. What makes a scan
 // of any length is how each section learns the sum of everything before it:
@@ -211,6 +212,7 @@ template <typename T> static void scan_recursive(const T *in, T *out, size_t n, 
   // sums scratch[0, sections): a scan of any length, which is what this
   // function does, so call it on them (in place, with scratch + sections as the
   // next level's scratch), then add them back with add_back_kernel().
+  // Hint: docs/labs/hints/04-hierarchical-scan.md, TODO 1.
 }
 
 template <typename T> static void scan_v1(const T *in, T *out, size_t n, scan_kind kind, void *workspace) {
@@ -232,6 +234,7 @@ template <typename T> __global__ void __launch_bounds__(BLOCK) reduce_tiles_kern
   // TODO 2a: write the sum of this block's tile to sums[blockIdx.x]. No new
   // tree is needed: block_exclusive_scan() also gives the block's total, so
   // feed it the sum of each thread's chunk (load_chunk()).
+  // Hint: docs/labs/hints/04-hierarchical-scan.md, TODO 2a.
 }
 
 template <typename T>
@@ -242,6 +245,7 @@ static void scan_reduce_then_scan(const T *in, T *out, size_t n, scan_kind kind,
   // pass: reduce every tile to its sum, scan the sums exclusively by calling
   // this function on them (in place, scratch + tiles for the level below), and
   // pass them as the final pass's offsets.
+  // Hint: docs/labs/hints/04-hierarchical-scan.md, TODO 2b.
   scan_sections_kernel<T><<<tiles, BLOCK>>>(in, out, n, kind, offsets, NULL);
   PP_CHECK_LAUNCH();
 }
@@ -340,6 +344,7 @@ __device__ size_t take_tile(status_word *counter) {
   // in the order blocks start running, drawn by one thread from the counter
   // with one atomic operation and handed to the block through shared memory and
   // a barrier. Not blockIdx.x: see "forward progress" above.
+  // Hint: docs/labs/hints/04-hierarchical-scan.md, TODO 3a.
   return 0;
 }
 
@@ -355,6 +360,7 @@ template <typename T> __device__ T look_back(status_word *status, size_t tile) {
   // which a size_t cannot hold: use a signed index, and let a lane before tile
   // 0 count as a PREFIX of 0. All 32 lanes call this function: the ballot and
   // the shuffles name the full mask.
+  // Hint: docs/labs/hints/04-hierarchical-scan.md, TODO 3b.
   return T(0);
 }
 
@@ -368,6 +374,7 @@ template <typename T> __device__ T tile_prefix(status_word *status, size_t tile,
   // full-mask ballot and shuffles would then be undefined behaviour); one
   // thread stores the status words and hands the prefix to the block through
   // shared memory and a barrier.
+  // Hint: docs/labs/hints/04-hierarchical-scan.md, TODO 3c.
   return T(0);
 }
 
@@ -467,6 +474,7 @@ template <int VECTORS, typename T> __device__ void stage_tile(uint4 *tile, const
       // 16-byte aligned, and are (i is a multiple of 4, the arrays start
       // 256-byte aligned). The skeleton's loop of zeros here is only a
       // placeholder that keeps it running: replace it.
+      // Hint: docs/labs/hints/04-hierarchical-scan.md, TODO 4a.
       for (int e = 0; e < 4; ++e) to[e] = T(0);
     } else {
       T x[4];
@@ -478,6 +486,7 @@ template <int VECTORS, typename T> __device__ void stage_tile(uint4 *tile, const
   // TODO 4a (continued): the copies only start in the loop: before returning,
   // commit them as one group and wait until no group is pending, so that this
   // thread's vectors have landed in shared memory.
+  // Hint: docs/labs/hints/04-hierarchical-scan.md, TODO 4a.
 }
 
 // Vector k of this thread, from the staged tile (the uint4 holds the elements' bits).
@@ -494,6 +503,7 @@ template <typename T> __device__ void store_vector(T *out, size_t n, size_t i, c
   if (i + 4 <= n) {
     // TODO 4b: store the whole vector with one 16-byte streaming store:
     // __stcs() of a uint4 whose four words are the elements' bits (bits_of()).
+    // Hint: docs/labs/hints/04-hierarchical-scan.md, TODO 4b.
   } else {
     store_chunk(out, n, i, x);
   }
@@ -522,6 +532,7 @@ template <typename T> __device__ void prefetch_tile(const T *in, size_t n, size_
   // prefetch.global.L2 in an asm volatile. Its operand must be a global
   // address, which a C++ pointer is not: convert it with
   // __cvta_generic_to_global().
+  // Hint: docs/labs/hints/04-hierarchical-scan.md, TODO 5.
 }
 
 // v4 and v5, with tiles of V4_BLOCK * VECTORS * 4 elements (in V4_BLOCK *
@@ -545,6 +556,7 @@ __global__ void __launch_bounds__(V4_BLOCK, V4_BLOCKS_PER_SM)
   // tile's prefix from tile_prefix(). Second pass: each vector again, scanned
   // (scan_chunk()), finished from the tile prefix plus its offset
   // (finish_chunk()), stored (store_vector() at vector_start()).
+  // Hint: docs/labs/hints/04-hierarchical-scan.md, TODO 4c.
 }
 
 // Launches v4's kernel with VECTORS vectors per thread if a block of it fits

@@ -4,9 +4,15 @@
 //
 // Handout: docs/labs/03-scan.md   Contract: tests/03-scan/scan.h
 // Build, run, grade (from the repository root):
+// BEGIN GUIDED
 //   cmake --build --preset student --target 03-scan
 //   build/student/bin/03-scan --variant v3-brent-kung --size 1000000/1024
 //   ctest --preset student -L 03-scan
+// Hints for the TODOs: docs/labs/hints/03-scan.md
+// END GUIDED
+// BEGIN CHALLENGE
+//   cmake --workflow --preset challenge   (every lab's file in labs-challenge/)
+// END CHALLENGE
 //
 // Every variant gives each section of the array to one block, which scans it
 // and writes it out; no block looks at another block's section. The section
@@ -139,6 +145,7 @@ __global__ void scan_v1_kernel(const T *in, T *out, size_t n, int section, int e
   // every step reads its addends into registers, waits at a barrier, and only
   // then writes; and it starts with a barrier, so that the previous step's
   // writes are done.
+  // Hint: docs/labs/hints/03-scan.md, TODO 1a.
   // END GUIDED
   // BEGIN SOLUTION
   for (int stride = 1; stride < section; stride *= 2) {
@@ -171,6 +178,7 @@ static long long kogge_stone_additions(int section) {
   // BEGIN GUIDED
   // TODO 1b: return the number of additions your steps do for a section of
   // `section` elements: count, step by step, the elements that add something.
+  // Hint: docs/labs/hints/03-scan.md, TODO 1b.
   // END GUIDED
   // BEGIN SOLUTION
   long long additions = 0;
@@ -214,6 +222,7 @@ __global__ void scan_v2_kernel(const T *in, T *out, size_t n, int section, int e
   // at every step: those below the stride are copied across unchanged, or the
   // next step reads stale values. Swap the roles after each step; the final
   // scan must end up where the kernel's store reads it.
+  // Hint: docs/labs/hints/03-scan.md, TODO 2.
   // END GUIDED
   // BEGIN SOLUTION
   for (int stride = 1; stride < section; stride *= 2) {
@@ -273,6 +282,7 @@ __device__ void brent_kung_tree(T *xy, int section, bool padded) {
   // of powers of two, so section / 4 would address wrong elements whenever
   // section is no power of two. A barrier before every step, and one at the
   // end: the caller stores at once.
+  // Hint: docs/labs/hints/03-scan.md, TODO 3a.
   // END GUIDED
   // BEGIN SOLUTION
   int stride;
@@ -308,6 +318,7 @@ static long long brent_kung_additions(int section) {
   // TODO 3b: return the number of additions your two trees do for a section of
   // `section` elements: in each step, count the threads whose index passes the
   // bound test.
+  // Hint: docs/labs/hints/03-scan.md, TODO 3b.
   // END GUIDED
   // BEGIN SOLUTION
   long long additions = 0;
@@ -341,6 +352,7 @@ __device__ int padded_slot(int p) {
   // TODO 4: return the slot of element p with one padding word after every 32
   // elements, so that the trees' strided accesses spread over the 32 banks. The
   // array is PADDED_SLOTS long.
+  // Hint: docs/labs/hints/03-scan.md, TODO 4.
   // END GUIDED
   // BEGIN SOLUTION
   return p + (p >> 5);
@@ -383,6 +395,7 @@ __device__ T warp_inclusive_scan(T x) {
   // the lane `offset` below it, for offset 1, 2, 4, 8, 16; lanes below the
   // offset get their own x back and must not add it. All 32 lanes call this
   // function.
+  // Hint: docs/labs/hints/03-scan.md, TODO 5a.
   // END GUIDED
   // BEGIN SOLUTION
 #pragma unroll
@@ -435,6 +448,7 @@ __global__ void scan_v5_kernel(const T *in, T *out, size_t n, int section, int e
   // one). A shuffle names the full mask: never call one inside a branch that
   // leaves lanes of its warp out. A barrier wherever values pass through shared
   // memory, and one at the end.
+  // Hint: docs/labs/hints/03-scan.md, TODO 5b.
   // END GUIDED
   // BEGIN SOLUTION
   int lane = threadIdx.x % WARP, warp = threadIdx.x / WARP, warps = blockDim.x / WARP;
@@ -469,10 +483,12 @@ static int v5_threads(int section) {
 
 static long long warp_shuffle_additions(int section) {
   // BEGIN CHALLENGE
-  // TODO 5c: return the number of additions v5 executes for one whole section
-  // (a power of two from 1 to 2048), those of padding zeros and of both levels
-  // of shuffle scans included (a lane that does not add counts nothing). The
-  // grader checks it against the v5 row of the handout's table.
+  // TODO 5c: return the number of additions of v5's design for one whole
+  // section (a power of two from 1 to 2048), those of padding zeros and of
+  // both levels of shuffle scans included (a lane that does not add counts
+  // nothing). The grader compares it with the v5 row of the handout's table,
+  // which says what that design counts; it does not count what your kernel
+  // executes.
   // END CHALLENGE
   // BEGIN GUIDED
   // TODO 5c: return v5's additions for one section, the padding zeros included
@@ -480,6 +496,7 @@ static long long warp_shuffle_additions(int section) {
   // its prefixes) and those of each shuffle scan (one per warp, and warp 0's
   // scan of the warp totals). In a shuffle scan, lanes below the offset add
   // nothing.
+  // Hint: docs/labs/hints/03-scan.md, TODO 5c.
   // END GUIDED
   // BEGIN SOLUTION
   const long long warp_scan = 31 + 30 + 28 + 24 + 16;

@@ -4,9 +4,15 @@
 //
 // Handout: docs/labs/04-hierarchical-scan.md   Contract: tests/04-hierarchical-scan/hierarchical_scan.h
 // Build, run, grade (from the repository root):
+// BEGIN GUIDED
 //   cmake --build --preset student --target 04-hierarchical-scan
 //   build/student/bin/04-hierarchical-scan --variant v1-recursive --size 1e7
 //   ctest --preset student -L 04-hierarchical-scan
+// Hints for the TODOs: docs/labs/hints/04-hierarchical-scan.md
+// END GUIDED
+// BEGIN CHALLENGE
+//   cmake --workflow --preset challenge   (every lab's file in labs-challenge/)
+// END CHALLENGE
 //
 // A block can scan a section (tile) of the array on its own. What makes a scan
 // of any length is how each section learns the sum of everything before it:
@@ -223,6 +229,7 @@ template <typename T> static void scan_recursive(const T *in, T *out, size_t n, 
   // sums scratch[0, sections): a scan of any length, which is what this
   // function does, so call it on them (in place, with scratch + sections as the
   // next level's scratch), then add them back with add_back_kernel().
+  // Hint: docs/labs/hints/04-hierarchical-scan.md, TODO 1.
   // END GUIDED
   // BEGIN SOLUTION
   if (sections == 1) return;
@@ -258,6 +265,7 @@ template <typename T> __global__ void __launch_bounds__(BLOCK) reduce_tiles_kern
   // TODO 2a: write the sum of this block's tile to sums[blockIdx.x]. No new
   // tree is needed: block_exclusive_scan() also gives the block's total, so
   // feed it the sum of each thread's chunk (load_chunk()).
+  // Hint: docs/labs/hints/04-hierarchical-scan.md, TODO 2a.
   // END GUIDED
   // BEGIN SOLUTION
   load_chunk(in, n, i, x);
@@ -285,6 +293,7 @@ static void scan_reduce_then_scan(const T *in, T *out, size_t n, scan_kind kind,
   // pass: reduce every tile to its sum, scan the sums exclusively by calling
   // this function on them (in place, scratch + tiles for the level below), and
   // pass them as the final pass's offsets.
+  // Hint: docs/labs/hints/04-hierarchical-scan.md, TODO 2b.
   // END GUIDED
   // BEGIN SOLUTION
   if (tiles > 1) {
@@ -400,6 +409,7 @@ __device__ size_t take_tile(status_word *counter) {
   // in the order blocks start running, drawn by one thread from the counter
   // with one atomic operation and handed to the block through shared memory and
   // a barrier. Not blockIdx.x: see "forward progress" above.
+  // Hint: docs/labs/hints/04-hierarchical-scan.md, TODO 3a.
   // END GUIDED
   // BEGIN SOLUTION
   __shared__ size_t tile;
@@ -435,6 +445,7 @@ template <typename T> __device__ T look_back(status_word *status, size_t tile) {
   // which a size_t cannot hold: use a signed index, and let a lane before tile
   // 0 count as a PREFIX of 0. All 32 lanes call this function: the ballot and
   // the shuffles name the full mask.
+  // Hint: docs/labs/hints/04-hierarchical-scan.md, TODO 3b.
   // END GUIDED
   // BEGIN SOLUTION
   int lane = threadIdx.x % 32;
@@ -471,6 +482,7 @@ template <typename T> __device__ T tile_prefix(status_word *status, size_t tile,
   // full-mask ballot and shuffles would then be undefined behaviour); one
   // thread stores the status words and hands the prefix to the block through
   // shared memory and a barrier.
+  // Hint: docs/labs/hints/04-hierarchical-scan.md, TODO 3c.
   // END GUIDED
   // BEGIN SOLUTION
   __shared__ T prefix_for_block;
@@ -598,6 +610,7 @@ template <int VECTORS, typename T> __device__ void stage_tile(uint4 *tile, const
       // 16-byte aligned, and are (i is a multiple of 4, the arrays start
       // 256-byte aligned). The skeleton's loop of zeros here is only a
       // placeholder that keeps it running: replace it.
+      // Hint: docs/labs/hints/04-hierarchical-scan.md, TODO 4a.
       // END GUIDED
       // BEGIN SOLUTION
       __pipeline_memcpy_async(to, in + i, 16);
@@ -619,6 +632,7 @@ template <int VECTORS, typename T> __device__ void stage_tile(uint4 *tile, const
   // TODO 4a (continued): the copies only start in the loop: before returning,
   // commit them as one group and wait until no group is pending, so that this
   // thread's vectors have landed in shared memory.
+  // Hint: docs/labs/hints/04-hierarchical-scan.md, TODO 4a.
   // END GUIDED
   // BEGIN SOLUTION
   __pipeline_commit();
@@ -646,6 +660,7 @@ template <typename T> __device__ void store_vector(T *out, size_t n, size_t i, c
     // BEGIN GUIDED
     // TODO 4b: store the whole vector with one 16-byte streaming store:
     // __stcs() of a uint4 whose four words are the elements' bits (bits_of()).
+    // Hint: docs/labs/hints/04-hierarchical-scan.md, TODO 4b.
     // END GUIDED
     // BEGIN SOLUTION
     __stcs((uint4 *)(out + i), make_uint4(bits_of(x[0]), bits_of(x[1]), bits_of(x[2]), bits_of(x[3])));
@@ -687,6 +702,7 @@ template <typename T> __device__ void prefetch_tile(const T *in, size_t n, size_
   // prefetch.global.L2 in an asm volatile. Its operand must be a global
   // address, which a C++ pointer is not: convert it with
   // __cvta_generic_to_global().
+  // Hint: docs/labs/hints/04-hierarchical-scan.md, TODO 5.
   // END GUIDED
   // BEGIN SOLUTION
   size_t line = threadIdx.x * (128 / sizeof(T));
@@ -729,6 +745,7 @@ __global__ void __launch_bounds__(V4_BLOCK, V4_BLOCKS_PER_SM)
   // tile's prefix from tile_prefix(). Second pass: each vector again, scanned
   // (scan_chunk()), finished from the tile prefix plus its offset
   // (finish_chunk()), stored (store_vector() at vector_start()).
+  // Hint: docs/labs/hints/04-hierarchical-scan.md, TODO 4c.
   // END GUIDED
   // BEGIN SOLUTION
 #pragma unroll

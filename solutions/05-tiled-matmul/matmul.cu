@@ -4,9 +4,15 @@
 //
 // Handout: docs/labs/05-tiled-matmul.md   Contract: tests/05-tiled-matmul/matmul.h
 // Build, run, grade (from the repository root):
+// BEGIN GUIDED
 //   cmake --build --preset student --target 05-tiled-matmul
 //   build/student/bin/05-tiled-matmul --variant v2-shared-tiles --size 1024x1024x1024
 //   ctest --preset student -L 05-tiled-matmul
+// Hints for the TODOs: docs/labs/hints/05-tiled-matmul.md
+// END GUIDED
+// BEGIN CHALLENGE
+//   cmake --workflow --preset challenge   (every lab's file in labs-challenge/)
+// END CHALLENGE
 //
 // A is M x K, B is K x N, C is M x N, all row-major. Every variant works for
 // any M, N, K: a tile that hangs over the edge of a matrix is padded with
@@ -114,6 +120,7 @@ __global__ void matmul_v1_kernel(const float *a, const float *b, float *c, int m
   // turned round: consecutive threads take consecutive columns of one row of
   // the block's tile, so that a warp's loads of B and stores of C are
   // contiguous and its load of A is one broadcast.
+  // Hint: docs/labs/hints/05-tiled-matmul.md, TODO 1.
   // END GUIDED
   // BEGIN SOLUTION
   naive_element(a, b, c, m, n, k, row0 + threadIdx.x / NAIVE_TILE, col0 + threadIdx.x % NAIVE_TILE);
@@ -157,6 +164,7 @@ __global__ void matmul_v2_kernel(const float *a, const float *b, float *c, int m
   // products (no thread overwrites a tile another still reads). Every thread
   // takes part in every copy and barrier, also those whose element lies outside
   // C.
+  // Hint: docs/labs/hints/05-tiled-matmul.md, TODO 2.
   // END GUIDED
   // BEGIN SOLUTION
   __shared__ float a_tile[TILE][TILE], b_tile[TILE][TILE];
@@ -205,6 +213,7 @@ __global__ void matmul_v3_kernel(const float *a, const float *b, float *c, int m
     // TODO 3: add this step's products to the thread's V3_TM sums, down a
     // column. The idea is reuse in registers: load each value of B once per p
     // and use it for all V3_TM rows.
+    // Hint: docs/labs/hints/05-tiled-matmul.md, TODO 3.
     // END GUIDED
     // BEGIN SOLUTION
 #pragma unroll
@@ -264,6 +273,7 @@ __global__ void __launch_bounds__(THREADS) matmul_v4_kernel(const float *a, cons
     // is the outer product: for each p, bring the thread's TM values of A and
     // TN values of B into registers (a_frag, b_frag), then outer_product()
     // multiplies every pair.
+    // Hint: docs/labs/hints/05-tiled-matmul.md, TODO 4.
     // END GUIDED
     // BEGIN SOLUTION
 #pragma unroll
@@ -371,6 +381,7 @@ __device__ void load_tiles_to_registers(const float *a, const float *b, int m, i
   // tiles, numbered and assigned as the comment above says (f = threadIdx.x,
   // then f + THREADS, ...), loaded from their place in the matrices with
   // load_a4() and load_b4().
+  // Hint: docs/labs/hints/05-tiled-matmul.md, TODO 5a.
   // END GUIDED
   // BEGIN SOLUTION
 #pragma unroll
@@ -400,6 +411,7 @@ __device__ void store_tiles(float (*a_tile)[BM + PAD], float (*b_tile)[BN], cons
   // places: B as it is, one float4 store; A transposed (element (row, p) of the
   // tile at a_tile[p][row]), so that TODO 5c can read A's fragments as float4s
   // too.
+  // Hint: docs/labs/hints/05-tiled-matmul.md, TODO 5b.
   // END GUIDED
   // BEGIN SOLUTION
 #pragma unroll
@@ -436,6 +448,7 @@ __device__ void load_fragments(float a_frag[TM], float b_frag[TN], const float (
   // TODO 5c: fill a_frag and b_frag with the thread's values for step p: four
   // float4 loads from shared memory, one per quadrant, at the rows and columns
   // the comment above gives.
+  // Hint: docs/labs/hints/05-tiled-matmul.md, TODO 5c.
   // END GUIDED
   // BEGIN SOLUTION
 #pragma unroll
@@ -800,6 +813,7 @@ __device__ __forceinline__ void matmul_v6_body(const float *a, const float *b, f
   // argument that the compiler cannot deduce: write load_a_tile<G>(...),
   // store_a_tile<G>(...), copy_b_tile_async<G>(...) and
   // load_warp_fragments<G>(...).
+  // Hint: docs/labs/hints/05-tiled-matmul.md, TODO 6.
   // END GUIDED
   // BEGIN SOLUTION
   //> // Delete the next line when you write TODO 6: it only stops unused-variable warnings.

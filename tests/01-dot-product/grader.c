@@ -15,22 +15,23 @@
  * table, gets the inputs from the device first (cpu_prepare, untimed).
  *
  * Two input distributions, each aimed at a kind of bug:
- * - quarters: a[i], b[i] nonzero integers in [-4, 4] divided by 4 (multiples
- *   of 1/4 in [-1, 1], not integers). In units of 1/16 every product is an
- *   integer of magnitude <= 16 and, for any order of additions fixed before
- *   the data is seen, every partial sum stays below 2^24 units: by
- *   Hoeffding's inequality a sum of m <= n such terms (range 32) reaches 2^24
- *   with probability at most 2 exp(-2 * 2^48 / (32^2 m)) <= 2 exp(-2^39 / n),
- *   and an order has fewer than n partial sums, so the chance that any one
- *   reaches 2^24 is below 2n exp(-2^39 / n): e^-2000 at n = 2^28, 10^-45 at
- *   the large test's 2^32 + 3, 10^-17 at 2^33. Then every partial sum is
- *   exact in float: the only right answer is the exact one, and a missed,
- *   repeated or raced element shows. Past 2^33 (only --size reaches it) that
- *   chance grows fast (4 10^-4 at 2^34), so there the uniform bound applies.
- *   The timed runs use it: a dot product that reads part of the input and
- *   scales, or replays an earlier answer, is wrong there, not merely
- *   inaccurate, however it tells the data apart; and as no input is an
- *   integer, neither is an int accumulator right.
+ * - quarters: a[i], b[i] nonzero integers in [-4, 4] divided by 4 (+-1/4,
+ *   +-1/2, +-3/4 or +-1: three in four not integers). In units of 1/16
+ *   every product is an integer of magnitude <= 16 and, for any order of
+ *   additions fixed before the data is seen, every partial sum stays below
+ *   2^24 units: by Hoeffding's inequality a sum of m <= n such terms (range
+ *   32) reaches 2^24 with probability at most 2 exp(-2 * 2^48 / (32^2 m))
+ *   <= 2 exp(-2^39 / n), and an order has fewer than n partial sums, so the
+ *   chance that any one reaches 2^24 is below 2n exp(-2^39 / n): e^-2000 at
+ *   n = 2^28, 10^-45 at the large test's 2^32 + 3, 10^-17 at 2^33. Then
+ *   every partial sum is exact in float: the only right answer is the exact
+ *   one, and a missed, repeated or raced element shows. Past 2^33 (only
+ *   --size reaches it) that chance grows fast (4 10^-4 at 2^34), so there
+ *   the uniform bound applies. The timed runs use it: a dot product that
+ *   reads part of the input and scales, or replays an earlier answer, is
+ *   wrong there, not merely inaccurate, however it tells the data apart;
+ *   and as three inputs in four are not integers, neither is an int
+ *   accumulator right.
  * - uniform: a[i], b[i] uniform in [0.5, 1.5). Judged against the exact
  *   reference with the bound gamma_L * sum|a[i] b[i]|, where L bounds the
  *   chain of roundings any product goes through in the ladder's orders (one

