@@ -383,8 +383,14 @@ case $mode in
     # grade-class is shown one all the same, by an id that names no device:
     # its lock is taken, and the GPU tests skip.
     gpu_present || { CUDA_VISIBLE_DEVICES=GPU-00000000-0000-0000-0000-000000000000; export CUDA_VISIBLE_DEVICES; }
-    "$tree/grading/grade-class" "$work/class" "$work/out" --gpus 1 --jobs 2 --labs "$labs"
+    "$tree/grading/grade-class" "$work/class" "$work/out" --gpus 1 --jobs 2 --labs "$labs" 2> "$work/class.log"
     rc=$?
+    cat "$work/class.log" >&2
+    # Each student's end counts the class done so far and estimates the rest.
+    for k in $(seq $#); do
+      grep -q "($k of $# done; .* so far, about .* left)" "$work/class.log" ||
+        fail "grade-class did not say '$k of $# done' with the time so far and left: $work/class.log"
+    done
     for sample in "$@"; do
       grep -q '^grade: a shared GPU: the timing and large tests hold .*/gpu-.*\.lock alone' "$work/out/$(basename "$sample")/grade.log" ||
         fail "$(basename "$sample") was not graded under its GPU's lock"
