@@ -1,13 +1,14 @@
 #!/bin/sh
-# Host tests of the grading commands' guards: what grading/grade does with its
-# output folder, with archives (limits, names) and with misnamed files, and
-# how grading/gradescope/make-bundle.sh checks its options; and what the
+# Host tests of the grading commands' guards: what grading/grade and
+# grading/grade-class do with their output folders, what grading/grade does
+# with archives (limits, names) and with misnamed files, and how
+# grading/gradescope/make-bundle.sh checks its options; and what the
 # sandbox (grading/sandbox) lets a program see and do. None needs a GPU:
 # grading/grade runs with --stage-only, which takes the files and stops, or
 # stops before building. tests/grading/CMakeLists.txt registers one CTest test
 # per group.
 #
-#   cli.sh output|limits|names|bundle|sandbox TREE WORK
+#   cli.sh output|class|limits|names|bundle|sandbox TREE WORK
 case ${1:-} in -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;; esac
 set -u
 
@@ -16,7 +17,7 @@ fail() {
   exit 1
 }
 
-[ $# -eq 3 ] || fail "usage: cli.sh output|limits|names|bundle|sandbox TREE WORK"
+[ $# -eq 3 ] || fail "usage: cli.sh output|class|limits|names|bundle|sandbox TREE WORK"
 group=$1 tree=$2 work=$3
 grade=$tree/grading/grade
 nl='
@@ -88,6 +89,53 @@ case $group in
     [ ! -e "$work/empty/staged/01-dot-product" ] || fail "the re-grade left the earlier grading's staged files"
     has "$work/empty/notes.txt" "mine"
     echo "every output folder check passed" ;;
+
+  class)
+    # grade-class's output folder, by grading/grade's rule: --list-only writes
+    # submissions.txt and stops, so none of this builds or needs a GPU.
+    class=$tree/grading/grade-class
+    mkdir -p "$work/subs/alice" "$work/subs/bob" "$work/none"
+    cp "$dot" "$work/subs/alice/" || fail "cannot copy $dot"
+    cp "$dot" "$work/subs/bob/" || fail "cannot copy $dot"
+    # Refused, nothing made: no submissions, a bad option, or a worker count
+    # the GPUs cannot have.
+    run 2 "$class" "$work/none" "$work/out-none"
+    has "$work/log" "no submissions in $work/none"
+    run 2 "$class" "$work/subs" "$work/out-bad" --budget ten
+    run 2 "$class" "$work/subs" "$work/out-gpus" --gpus 99
+    has "$work/log" "--gpus 99, but only"
+    for out in out-none out-bad out-gpus; do
+      [ ! -e "$work/$out" ] || fail "grade-class, refused, still made $work/$out"
+    done
+
+    # A folder of someone else's files: refused, untouched, a class.csv there kept.
+    mkdir -p "$work/mine"
+    echo "my own" > "$work/mine/class.csv"
+    run 2 "$class" --list-only "$work/subs" "$work/mine"
+    has "$work/log" "holds files that grade-class did not write"
+    run 2 "$class" "$work/subs" "$work/mine" --gpus 0
+    [ "$(ls -A "$work/mine")" = class.csv ] || fail "grade-class wrote in $work/mine: $(ls -A "$work/mine")"
+    has "$work/mine/class.csv" "my own"
+    # Nor does it read or collect into one it did not make.
+    cp "$work/mine/class.csv" "$work/mine/submissions.txt"
+    run 2 "$class" --collect "$work/mine"
+    has "$work/log" "not a grade-class output folder"
+    run 2 "$class" --task 0 "$work/mine"
+    has "$work/log" "not a grade-class output folder"
+    has "$work/mine/class.csv" "my own"
+
+    # A new folder is made and marked, an empty one adopted; each lists the
+    # class, and a folder it marked it takes again.
+    run 0 "$class" --list-only "$work/subs" "$work/new"
+    [ -f "$work/new/.pp-grade-class" ] || fail "grade-class did not mark $work/new"
+    [ "$(wc -l < "$work/new/submissions.txt")" -eq 2 ] || fail "$work/new/submissions.txt: $(cat "$work/new/submissions.txt")"
+    mkdir "$work/empty"
+    run 0 "$class" --list-only "$work/subs" "$work/empty"
+    [ -f "$work/empty/.pp-grade-class" ] || fail "grade-class did not mark $work/empty"
+    echo "notes" > "$work/new/notes.txt"
+    run 0 "$class" --list-only "$work/subs" "$work/new"
+    has "$work/new/notes.txt" "notes"
+    echo "every grade-class output folder check passed" ;;
 
   limits)
     name=$(basename "$dot")

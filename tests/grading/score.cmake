@@ -133,6 +133,24 @@ if(CMAKE_SCRIPT_MODE_FILE)
     if(junit MATCHES "name=\"score\"" OR NOT junit MATCHES "name=\"status\" value=\"ungraded\"")
       string(APPEND scores "\n  junit.xml has a score property, or no status ungraded")
     endif()
+    # One line per lab of the rubric between the overview and the total, each
+    # "<lab>: ...": the tests' hints and logs are results.json's and junit.xml's.
+    file(STRINGS "${RUBRIC}" rubric_labs REGEX "^lab ")
+    string(REGEX REPLACE "^[^\n]*\n[^\n]*\n[^\n]*\n(ignored[^\n]*\n)?\n" "" body "${summary}")
+    string(REGEX REPLACE "\n\ntotal: .*$" "" body "${body}")
+    string(REGEX MATCHALL "\n" breaks "${body}")
+    list(LENGTH breaks lines)
+    math(EXPR lines "${lines} + 1")
+    list(LENGTH rubric_labs labs_count)
+    if(NOT lines EQUAL labs_count)
+      string(APPEND scores "\n  summary.txt has ${lines} lines for ${labs_count} labs, not one a lab:\n${body}")
+    endif()
+    foreach(lab IN LISTS rubric_labs)
+      string(REGEX REPLACE "^lab +([^ ]+).*" "\\1" lab "${lab}")
+      if(NOT "\n${body}" MATCHES "\n${lab}: ")
+        string(APPEND scores "\n  summary.txt has no line for ${lab}")
+      endif()
+    endforeach()
     if(NOT scores STREQUAL "")
       message(FATAL_ERROR "an ungraded submission's reports must say so and carry no score:${scores}")
     endif()
@@ -248,7 +266,11 @@ pp_score_test(same-ratios-any-gpu ${fixtures}/rubric.txt -DCASE=${fixtures}/gpu-
 # A student id a spreadsheet would run as a formula is written as text.
 pp_score_test(formula-id ${fixtures}/rubric.txt -DCASE=${fixtures}/mixed -DOUT=${out}/formula-id
               "-DSTUDENT==HYPERLINK(\"http://x\",\"y\")" "-DROW_STARTS=\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",")
+# An ungraded summary gives each lab one line: one that built, what was
+# skipped; one missing or not compiled, why it scores 0 on any GPU.
 pp_score_test(ungraded ${fixtures}/rubric.txt -DCASE=${fixtures}/ungraded -DOUT=${out}/ungraded -DUNGRADED=ON)
+pp_score_test(ungraded-not-built ${fixtures}/rubric.txt -DCASE=${fixtures}/ungraded-not-built
+              -DOUT=${out}/ungraded-not-built -DUNGRADED=ON)
 
 # Bad input: exit code 2, and a message that says where.
 pp_score_test(no-rubric ${fixtures}/no-such-rubric.txt -DCASE=${fixtures}/mixed -DOUT=${out}/no-rubric

@@ -39,6 +39,7 @@
 #                            --cgroups): the defence it tests needs one
 #   no-process NAME          no process named NAME is left once grading ends
 #   rerun none               no test ran again alone (no <test>.beside.log)
+#   shows TEXT               summary.txt holds TEXT (a fixed string)
 # A hostile sample's file may name, and check.sh then fills in: @SECRET@, a
 # file outside the tree holding a random word that must appear nowhere in the
 # grading's output folder (on a line "secret WORD", which a tool that quotes
@@ -214,6 +215,24 @@ EOF
     grep -qx "extra $extra" "$graded/results/submission.txt" ||
       { echo "  $extra: not listed as extra in submission.txt" >&2; bad=1; }
   done
+  shown=$(key "$want_file" shows)
+  while IFS= read -r text; do
+    [ -z "$text" ] || grep -qF -- "$text" "$graded/summary.txt" ||
+      { echo "  summary.txt does not show: $text" >&2; bad=1; }
+  done <<EOF
+$shown
+EOF
+  # A lab's build log names the student's file by its path in the submission,
+  # never by where grading staged it (only inside an object file's name); and
+  # a lab that built took its compiles' time, not its own no-op build's.
+  staged=$(printf '%s/staged/' "$graded" | sed 's/[].[^$*\/+?(){}|]/\\&/g')
+  for log in "$graded"/results/*.build.log; do
+    [ -f "$log" ] || continue
+    ! grep -qE "(^|[^A-Za-z0-9_./-])$staged" "$log" ||
+      { echo "  $(basename "$log") names the staged file: $(grep -m 1 -E "(^|[^A-Za-z0-9_./-])$staged" "$log")" >&2; bad=1; }
+  done
+  awk -F '\t' '$1 ~ /[.]build$/ && $2 == "pass" && $3 + 0 < 1 { print "  " $1 ": built in " $3 " s, less than any compile takes"; bad = 1 }
+    END { exit bad }' "$tsv" >&2 || bad=1
   # Ungraded: every report says so and none has a score; graded: none says so.
   if ungraded "$graded"; then
     head -n 1 "$graded/summary.txt" | grep -q ': UNGRADED, no score: ' ||
@@ -306,6 +325,8 @@ check_sample() {
   ! grep -rqF "$secret" "$work/out" ||
     fail "the secret file's word is in $(grep -rlF "$secret" "$work/out" | head -3 | tr '\n' ' ')"
   [ -s "$work/out/results/tests.tsv" ] || { tail -40 "$work/grade.log" >&2; fail "grading/grade failed (exit $rc): $work/grade.log"; }
+  grep -q '^grade:   \[[0-9]*/[0-9]* [0-9.]*s\] ' "$work/grade.log" ||
+    fail "grading/grade did not show its build's steps as they ended: $work/grade.log"
   if [ "$(key "$expected" rerun)" = none ]; then
     again=$(cd "$work/out/results" && find . -name '*.beside.log' | sed 's|^\./||; s|\.beside\.log$||' | tr '\n' ' ')
     [ -z "$again" ] || fail "tests ran again alone: $again"
@@ -384,8 +405,14 @@ case $mode in
     # grade-class is shown one all the same, by an id that names no device:
     # its lock is taken, and the GPU tests skip.
     gpu_present || { CUDA_VISIBLE_DEVICES=GPU-00000000-0000-0000-0000-000000000000; export CUDA_VISIBLE_DEVICES; }
-    "$tree/grading/grade-class" "$work/class" "$work/out" --gpus 1 --jobs 2 --labs "$labs"
+    "$tree/grading/grade-class" "$work/class" "$work/out" --gpus 1 --jobs 2 --labs "$labs" 2> "$work/class.log"
     rc=$?
+    cat "$work/class.log" >&2
+    # Each student's end counts the class done so far and estimates the rest.
+    for k in $(seq $#); do
+      grep -q "($k of $# done; .* so far, about .* left)" "$work/class.log" ||
+        fail "grade-class did not say '$k of $# done' with the time so far and left: $work/class.log"
+    done
     for sample in "$@"; do
       grep -q '^grade: a shared GPU: the timing and large tests hold .*/gpu-.*\.lock alone' "$work/out/$(basename "$sample")/grade.log" ||
         fail "$(basename "$sample") was not graded under its GPU's lock"

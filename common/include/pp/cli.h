@@ -37,7 +37,7 @@ typedef struct pp_options {
   const char *json;     /**< where to write the JSON report, or NULL */
   int quick;            /**< grade only the small sizes (for sanitizer runs) */
   double min_speedup;   /**< bench: least speedup of the last variant over the first, or 0 */
-  int or_skip;          /**< a --size too large for the GPU exits 77 (skipped), not 2 */
+  int or_skip;          /**< a `--size` too large for the GPU exits 77 (skipped), not 2 */
   const char *verdict;  /**< where to write the verdict file, or NULL */
   int no_guards;        /**< buffers without guard zones, for compute-sanitizer memcheck (buffer.h) */
   int max_shared_kib;   /**< cap on pp_shared_memory_per_block(), in KiB, or 0 for none (device.h) */
@@ -50,10 +50,10 @@ typedef struct pp_options {
 /**
  * Parses @p argv into @p opt. Unknown flags, missing values, numbers that do
  * not parse, negative counts, zero seeds or repetitions (zero warm-up runs are
- * allowed), --stress-runs or --stress-seconds out of range or without --stress,
- * and output paths that cannot be written (--json, --verdict: their folder must
- * exist and be writable, and they must not name a folder) are errors. Nothing
- * is created or written.
+ * allowed), `--stress-runs` or `--stress-seconds` out of range or without
+ * `--stress`, and output paths that cannot be written (`--json`, `--verdict`:
+ * their folder must exist and be writable, and they must not name a folder)
+ * are errors. Nothing is created or written.
  * @param argc  argument count
  * @param argv  arguments
  * @param opt   receives the options (defaults filled first)

@@ -47,16 +47,16 @@ typedef struct pp_problem {
   const char *lab;                /**< folder name, e.g. "01-dot-product" */
   const char *title;              /**< one line for reports */
   const char *peer_name;          /**< the library peer, e.g. "cuBLAS sdot" */
-  const char *bench_size;         /**< size timed when --size is absent */
+  const char *bench_size;         /**< size timed when `--size` is absent */
   const char *const *grade_sizes; /**< sizes the grader sweeps, NULL-terminated */
   const char *const *quick_sizes; /**< small sizes for sanitizer runs, NULL-terminated */
   /** Sizes at the boundaries of the lab's launchers and kernels (block, tile, vector width,
-   *  grid cap, each launcher's thresholds), NULL-terminated, or NULL: --grade checks each,
+   *  grid cap, each launcher's thresholds), NULL-terminated, or NULL: `--grade` checks each,
    *  and each with one extent moved by 1 to @p boundary_reach either way, so that a
    *  threshold or bound off by up to that much is wrong at a size the sweep checks. */
   const char *const *boundary_sizes;
   int boundary_reach; /**< how far from a boundary the sweep goes: the widest vector, at least 1 */
-  /** The largest extent of each dimension that --grade draws sizes up to, as a size, or
+  /** The largest extent of each dimension that `--grade` draws sizes up to, as a size, or
    *  NULL for no drawn sizes: every grading draws sizes from its seed, each extent
    *  log-uniform in [1, that extent], so that no fixed list of sizes is all it checks. */
   const char *random_max;

@@ -196,14 +196,65 @@ static void csv_row(FILE *o, const Grading *g) {
   fprintf(o, ",%s\n", sub->ungraded ? "ungraded" : "graded");
 }
 
+/* Why a gated lab scores 0, in one line, from its entry's text: its first
+ * line less "scores 0: " (unless it only names the gate that did not pass),
+ * and where that says only "failed" (the gate's name then said with it) or
+ * "did not compile", the first line after it that is not an excerpt's
+ * "--- ..." header: the checker's note, or the compiler's first error. */
+static void put_reason(FILE *o, const LabScore *lab) {
+  const char *line = lab->entry.output, *end = line + lab->entry.output_len, *next;
+  for (int picked = 0; line < end && picked < 2; line = next) {
+    const char *eol = memchr(line, '\n', (size_t)(end - line));
+    next = eol ? eol + 1 : end;
+    size_t n = (size_t)((eol ? eol : end) - line);
+    if (!strncmp(line, "scores 0: ", 10)) {
+      if (n >= 13 && !strncmp(line + n - 13, " did not pass", 13)) continue;
+      line += 10, n -= 10;
+    }
+    if (!n || !strncmp(line, "--- ", 4)) continue;
+    int terse = (n == 6 && !strncmp(line, "failed", 6)) || (n == 15 && !strncmp(line, "did not compile", 15));
+    if (picked++) fputs(": ", o);
+    if (terse && lab->gate && n == 6) {
+      put_safe(o, lab->gate->name, PLAIN);
+      fputc(' ', o);
+    }
+    put_text(o, line, n, PLAIN);
+    if (!terse) break;
+  }
+}
+
+/* An ungraded submission's lab in one line: one that scores 0 on any GPU
+ * (its file missing, not compiled, a forbidden symbol) and why; else what
+ * passed, and what was skipped for want of a GPU. */
+static void ungraded_lab(FILE *o, const Grading *g, int l) {
+  const Test *list[MAX_TESTS];
+  fprintf(o, "%s: ", g->rubric->lab[l].name);
+  if (gated(g, l)) {
+    fprintf(o, "0 of %g on any GPU: ", g->rubric->lab[l].points);
+    put_reason(o, &g->lab[l]);
+    fputc('\n', o);
+    return;
+  }
+  int n = shown(g, l, list), count[STATES] = {0};
+  for (int i = 0; i < n; ++i) ++count[list[i]->state];
+  fprintf(o, "ungraded: %d of %d tests passed, %d skipped (no usable GPU)", count[PASS], n, count[SKIP]);
+  if (n - count[PASS] - count[SKIP]) fprintf(o, ", %d failed", n - count[PASS] - count[SKIP]);
+  fputc('\n', o);
+}
+
 static void summary(FILE *o, const Grading *g) {
   const Test *list[MAX_TESTS];
   const char *ungraded = g->results->submission.ungraded;
   overview(o, g, PLAIN);
+  if (ungraded) {
+    fputc('\n', o);
+    for (int l = 0; l < g->rubric->labs; ++l) ungraded_lab(o, g, l);
+    fprintf(o, "\ntotal: ungraded, no score (%s)\n", ungraded);
+    return;
+  }
   for (int l = 0; l < g->rubric->labs; ++l) {
     const LabLine *lab = &g->rubric->lab[l];
-    if (ungraded) fprintf(o, "\n%s: ungraded\n", lab->name);
-    else fprintf(o, "\n%s: %g of %g\n", lab->name, g->lab[l].score, lab->points);
+    fprintf(o, "\n%s: %g of %g\n", lab->name, g->lab[l].score, lab->points);
     for (int i = 0, n = shown(g, l, list); i < n; ++i) {
       State s = list[i]->state;
       char score[64];
@@ -218,8 +269,7 @@ static void summary(FILE *o, const Grading *g) {
       fputc('\n', o);
     }
   }
-  if (ungraded) fprintf(o, "\ntotal: ungraded, no score (%s)\n", ungraded);
-  else fprintf(o, "\ntotal: %g of %g\n", g->total, g->max_total);
+  fprintf(o, "\ntotal: %g of %g\n", g->total, g->max_total);
 }
 
 void write_reports(const Grading *g, const char *out) {
