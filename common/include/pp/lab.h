@@ -42,6 +42,13 @@ typedef struct pp_verdict {
   char note[256];     /**< on failure: what was wrong, where, and a hint */
 } pp_verdict;
 
+/** The unit whose peak bounds a compute-bound lab's speed (pp_device_peak()): the checker
+ *  believes no time under the lab's operations at that peak. */
+typedef enum pp_peak {
+  PP_PEAK_FP32,        /**< FP32 fused multiply-adds on the CUDA cores (the default) */
+  PP_PEAK_BF16_TENSOR, /**< dense BF16 products with FP32 accumulation on the tensor cores */
+} pp_peak;
+
 /** One lab's problem, as its grader describes it to the driver. */
 typedef struct pp_problem {
   const char *lab;                /**< folder name, e.g. "01-dot-product" */
@@ -64,6 +71,7 @@ typedef struct pp_problem {
   double random_volume_max;
   const char *const *datasets;    /**< input distributions, NULL-terminated */
   int bench_dataset;              /**< index of the distribution that is timed */
+  pp_peak peak; /**< the unit whose peak bounds a compute-bound lab (flops not NULL) */
 
   /** @return number of variants the student's file exports */
   int (*variant_count)(void);
