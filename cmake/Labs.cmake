@@ -4,7 +4,16 @@
 #              VARIANTS <names...> GIVEN <names...> [SMALL_SMEM <names...>]
 #              [STRESS <names...> [STRESS_DATASET <dataset>]]
 #              PERF_SIZE <size> MIN_SPEEDUP <ratio>
-#              [LARGE_SIZES <sizes...> [LARGE_DATASET <dataset>]])
+#              [LARGE_SIZES <sizes...> [LARGE_DATASET <dataset>]] [ARCH_SPECIFIC])
+#
+# ARCH_SPECIFIC: the lab file uses instructions of one architecture only
+# (Hopper's warpgroup instructions, wgmma and setmaxnreg, exist in sm_90a
+# code, not in sm_90's): every target that compiles it (runner, skeletons, mutants, a
+# graded submission's file, in the sandbox too) builds each 90 of
+# CMAKE_CUDA_ARCHITECTURES (or CUDAARCHS) as 90a, 90-real and 90-virtual as
+# 90a-real and 90a-virtual (pp_arch_specific below); every other lab and the
+# graders keep the list as it is. A list of all, all-major or native is kept
+# too, and then builds no sm_90a code.
 #
 # Builds bin/<lab> from labs/<lab>/<file.cu> (PP_GRADE=labs), from
 # labs-challenge/<lab>/<file.cu> (challenge) or from solutions/<lab>/<file.cu>
@@ -246,6 +255,7 @@ endfunction()
 # stress check's runner.
 function(pp_reversed_runner target source grader)
   add_executable(${target}-reversed ${source})
+  pp_lab_file_target(${target}-reversed)
   target_link_libraries(${target}-reversed PRIVATE ${grader})
   pp_reverse_blocks(${target}-reversed)
   get_target_property(folder ${target} RUNTIME_OUTPUT_DIRECTORY)
@@ -254,8 +264,30 @@ function(pp_reversed_runner target source grader)
   endif()
 endfunction()
 
+# The architectures of an ARCH_SPECIFIC lab's file: CMAKE_CUDA_ARCHITECTURES
+# with each 90 made 90a (its -real or -virtual suffix kept).
+function(pp_arch_specific out)
+  set(architectures "")
+  foreach(architecture IN LISTS CMAKE_CUDA_ARCHITECTURES)
+    if(architecture MATCHES "^90(-real|-virtual)?$")
+      set(architecture 90a${CMAKE_MATCH_1})
+    endif()
+    list(APPEND architectures ${architecture})
+  endforeach()
+  set(${out} "${architectures}" PARENT_SCOPE)
+endfunction()
+
+# A target that compiles the lab's file: the lab's architectures where
+# pp_add_lab() set PP_LAB_ARCHITECTURES (ARCH_SPECIFIC), else the build's.
+function(pp_lab_file_target target)
+  if(PP_LAB_ARCHITECTURES)
+    set_property(TARGET ${target} PROPERTY CUDA_ARCHITECTURES ${PP_LAB_ARCHITECTURES})
+  endif()
+endfunction()
+
 function(pp_lab_runner target source grader)
   add_executable(${target} ${source})
+  pp_lab_file_target(${target})
   target_link_libraries(${target} PRIVATE ${grader})
   target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
   set_property(GLOBAL APPEND PROPERTY PP_RUNNERS ${target})
@@ -401,6 +433,7 @@ function(pp_add_submission_lab lab grader source perf_size contract)
   add_dependencies(pp-trusted ${lab}-checker)
 
   add_library(${lab}-student OBJECT ${submitted})
+  pp_lab_file_target(${lab}-student)
   target_link_libraries(${lab}-student PRIVATE ${grader})
   target_compile_options(${lab}-student PRIVATE -lineinfo)
   if(PP_SANDBOX)
@@ -421,6 +454,7 @@ function(pp_add_submission_lab lab grader source perf_size contract)
   # runner), compiled in the same sandbox, with the same dependency check.
   if(PP_CHECK_stress_REVERSED)
     add_library(${lab}-student-reversed OBJECT ${submitted})
+    pp_lab_file_target(${lab}-student-reversed)
     target_link_libraries(${lab}-student-reversed PRIVATE ${grader})
     pp_reverse_blocks(${lab}-student-reversed)
     if(PP_SANDBOX)
@@ -495,8 +529,12 @@ function(pp_add_submission_lab lab grader source perf_size contract)
 endfunction()
 
 function(pp_add_lab lab)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "SOURCE;PERF_SIZE;MIN_SPEEDUP;STRESS_DATASET;LARGE_DATASET"
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "ARCH_SPECIFIC" "SOURCE;PERF_SIZE;MIN_SPEEDUP;STRESS_DATASET;LARGE_DATASET"
                         "GRADER;LIBRARIES;VARIANTS;GIVEN;SMALL_SMEM;STRESS;LARGE_SIZES")
+  set(PP_LAB_ARCHITECTURES "") # read by pp_lab_file_target() in the functions called below
+  if(ARG_ARCH_SPECIFIC)
+    pp_arch_specific(PP_LAB_ARCHITECTURES)
+  endif()
   set(grader ${lab}-grader)
   add_library(${grader} OBJECT ${ARG_GRADER})
   target_include_directories(${grader} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
@@ -665,6 +703,7 @@ function(pp_add_lab lab)
         COMMENT "Planting ${kind} ${lab}/${mutant}")
       set(target ${lab}-${kind}-${mutant})
       add_executable(${target} ${mutant_source})
+      pp_lab_file_target(${target})
       target_link_libraries(${target} PRIVATE ${grader})
       set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin/${built})
       set(reversed "")

@@ -6,7 +6,7 @@
 # PP_CTEST_ARGS adds to the ctest command line (e.g. "-LE grading"); PP_PYTHON
 # is a Python with matplotlib for the pictures (default python3; without
 # matplotlib they are skipped). PP_SWEEP=1 also sweeps each lab over sizes
-# (tools/sweep.sh, about 6 minutes for all five labs on an H100) into
+# (tools/sweep.sh, about 6 minutes for labs 01 to 05 on an H100) into
 # LOG_DIR/sweep/LAB and writes LAB-sweep.md and LAB-sweep.svg beside the lab's
 # page (tools/sweep-table.py; with the kernel launches when LOG_DIR holds
 # LAB-counters.csv from `tools/counters.sh LAB LOG_DIR`).

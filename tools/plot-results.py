@@ -7,8 +7,9 @@ writes OUT_DIR/<lab>-staircase.svg: each variant's rate in ladder order
 (GB/s, or GFLOP/s for a lab that counts flops), as a bar, or as a dot where
 the rates span decades and the axis is logarithmic (a bar's length means
 nothing there), with the library peer and the roof as lines: the measured copy
-bandwidth (copy_gbps) for a memory-bound lab, the FP32 peak for one that
-counts flops.
+bandwidth (copy_gbps) for a memory-bound lab, for one that counts flops the
+peak of its unit: FP32, or the one the report names (its "peak", e.g. "BF16
+tensor", and "peak_gflops", the runner's at the GPU's peak clock).
 
   --counters LAB-counters.csv SIZE   (ignored for a lab that counts no flops)
 
@@ -74,7 +75,14 @@ def load(path, clock_mhz):
         raise InputError("no variants")
     if facts["copy_gbps"] <= 0 or facts["bytes"] <= 0:
         raise InputError("copy_gbps and bytes_per_run must be positive")
-    facts["peak_gflops"], facts["peak_note"] = fp32_peak(report, clock_mhz)
+    unit = field(report, "peak", "text") if "peak" in report else ""  # reports before it: FP32
+    if unit and unit != "FP32":
+        gflops = field(report, "peak_gflops", "number")
+        facts["peak_name"] = unit + " peak"
+        facts["peak_gflops"], facts["peak_note"] = gflops, "%s peak: %.0f GFLOP/s (the runner's)" % (unit, gflops)
+    else:
+        facts["peak_name"] = "FP32 peak"
+        facts["peak_gflops"], facts["peak_note"] = fp32_peak(report, clock_mhz)
     return facts
 
 
@@ -143,7 +151,7 @@ def staircase(plt, facts, path):
         lines.append((facts["copy_gbps"], "copy roof (measured cudaMemcpy): %s GB/s"
                       % rate_text(facts["copy_gbps"]), ":", "#404040"))
     elif facts["peak_gflops"] is not None:
-        lines.append((facts["peak_gflops"], "FP32 peak: %s GFLOP/s" % rate_text(facts["peak_gflops"]),
+        lines.append((facts["peak_gflops"], "%s: %s GFLOP/s" % (facts["peak_name"], rate_text(facts["peak_gflops"])),
                       ":", "#404040"))
     for value, label, style, color in lines:
         axes.axhline(value, linestyle=style, color=color, linewidth=1.5, label=label, zorder=3)

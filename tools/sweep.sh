@@ -1,17 +1,19 @@
 #!/bin/sh
-# Each lab's fast variants and its library peer over many sizes (labs 01-04:
-# powers of two from 2^10 to 2^30 and an odd size between each two; lab 05:
-# squares, non-multiples, tall, wide and deep shapes). One run of the lab's
-# runner per size, so every ratio compares times taken in the same run:
+# A lab's fast variants and its library peer over many sizes, those its grader
+# names (the runner's --list, "sweep sizes:"; e.g. powers of two from 2^10 to
+# 2^30 and an odd size between each two, or square, tall, wide and deep
+# shapes). One run of the lab's runner per size, so every ratio compares times
+# taken in the same run:
 #   OUT_DIR/LAB/<size>.json   the runner's --json report for that size
 #   OUT_DIR/LAB/<size>.log    its table and messages
 # tools/sweep-table.py turns the folder into a table and a plot.
 #
 #   tools/sweep.sh [--preset NAME | --bin DIR] [--variant LIST] [--reps N] LAB [OUT_DIR]
 #
-# --variant: the variants to time (the runner's --variant; default, from the
-# runner's --list: every variant but the first of labs 01-04, whose baseline
-# takes seconds at 2^30; lab 05: its last). Builds nothing: the runner is
+# --variant: the variants to time (the runner's --variant; default, the
+# grader's choice as the runner's --list gives it, "sweep variants:": every
+# variant but a baseline that takes seconds at the largest size, or only the
+# last where the early rungs take minutes). Builds nothing: the runner is
 # build/NAME/bin/LAB (preset default: check) or DIR/LAB. OUT_DIR defaults to
 # build/sweep. A size that does not fit the GPU's memory is skipped (the
 # runner's --or-skip).
@@ -50,27 +52,10 @@ case $reps in '' | *[!0-9]* | 0) usage "--reps must be a positive whole number" 
 runner=${bin:-$root/build/$preset/bin}/$lab
 [ -x "$runner" ] || usage "no runner $runner: build it first (cmake --build --preset $preset --target $lab)"
 
-# Powers of two, and between each two an odd size that is no multiple of any
-# block or tile: 2^k + 2^(k-1) + 1.
-powers() {
-  k=10
-  while [ $k -le 30 ]; do
-    echo "2^$k"
-    [ $k -lt 30 ] && echo "$(( (1 << k) + (1 << (k - 1)) + 1 ))"
-    k=$((k + 1))
-  done
-}
-# pick: which of the runner's variants to time by default.
-pick=all-but-first
-case $lab in
-  01-dot-product | 02-reduction | 04-hierarchical-scan) sizes=$(powers) ;;
-  03-scan) sizes=$(powers | sed 's|$|/1024|') ;;
-  05-tiled-matmul)
-    sizes="512x512x512 1024x1024x1024 2048x2048x2048 4096x4096x4096 8192x8192x8192
-           4095x4095x4095 1000x999x1001 8192x64x8192 64x8192x8192 256x256x65536"
-    pick=last ;;
-  *) usage "no sizes for $lab" ;;
-esac
+# The sizes and the default variants, as the lab's grader names them (no GPU needed).
+listing=$("$runner" --list) || { echo "error: $runner --list failed" >&2; exit 2; }
+sizes=$(echo "$listing" | sed -n 's/^sweep sizes: *//p')
+[ -n "$sizes" ] || usage "$runner --list names no sweep sizes"
 
 "$runner" --probe >/dev/null 2>&1
 case $? in
@@ -80,14 +65,8 @@ case $? in
 esac
 
 if [ -z "$variant" ]; then
-  listed=$(sh "$root/tools/variants.sh" "$runner") || exit 2
-  indices=$(echo "$listed" | cut -f1)
-  if [ $pick = last ]; then
-    variant=$(echo "$indices" | tail -n 1)
-  else
-    variant=$(echo "$indices" | sed 1d | paste -sd, -)
-  fi
-  [ -n "$variant" ] || { echo "error: $runner lists only one variant: give --variant" >&2; exit 2; }
+  variant=$(echo "$listing" | sed -n 's/^sweep variants: *//p')
+  [ -n "$variant" ] || { echo "error: $runner --list names no variant to sweep: give --variant" >&2; exit 2; }
 fi
 
 mkdir -p "$out/$lab" || exit 2

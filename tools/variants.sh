@@ -1,7 +1,7 @@
 #!/bin/sh
 # A lab's variants as its runner lists them (RUNNER --list), one
 # "INDEX<tab>NAME" line each: the solution's table is the one place that
-# names them, and the tools that time or profile variants read it here.
+# names them, and tools/counters.sh reads it here.
 #   tools/variants.sh RUNNER
 # Exit codes: 0 listed; 1 the runner failed or listed none; 2 bad usage.
 case ${1:-} in -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;; esac

@@ -37,6 +37,7 @@ int pp_bench(session *s, const int *selected, const pp_device *dev, const pp_siz
   report.device = dev;
   report.bytes = p->bytes_moved(size);
   report.flops = p->flops ? p->flops(size) : 0.0;
+  report.peak = p->peak;
 
   size_t copy_bytes = pp_device_free_bytes() / 4;
   if (copy_bytes > ((size_t)1 << 29)) copy_bytes = (size_t)1 << 29;

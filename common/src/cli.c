@@ -17,7 +17,7 @@
 /* The most --stress-seconds takes: a run of a class's tests must stay bounded. */
 #define STRESS_SECONDS_MAX 600.0
 
-void pp_print_usage(FILE *out, const char *program) {
+void pp_print_usage(FILE *out, const char *program, const char *size_default, const char *size_help) {
   fprintf(out,
           "usage: %s [options]\n"
           "  (no mode)          run, check and time every variant at one size; print the table\n"
@@ -28,10 +28,11 @@ void pp_print_usage(FILE *out, const char *program) {
           "  --stress-runs N    with --stress: at most N runs of each variant (default %d)\n"
           "  --stress-seconds S with --stress: at most S seconds of runs of each variant (default %g)\n"
           "  --quick            with --grade: small sizes and one seed (for compute-sanitizer)\n"
-          "  --list             list the variants and the datasets\n"
+          "  --list             list the variants, the datasets, and the sizes and variants that\n"
+          "                     tools/sweep.sh times and tools/counters.sh profiles\n"
           "  --probe            exit 0 if a CUDA device is usable, 77 if not\n"
-          "  --size S           problem size: 1000, 2^28, 2^24+1, 1e6; 03-scan: N/SECTION (2^28/1024);\n"
-          "                     05-tiled-matmul: MxNxK (4096x4096x4096)\n"
+          "  --size S           problem size (default %s):\n"
+          "                     %s\n"
           "  --seed N           first random seed (default %u); printed with every result\n"
           "  --seeds K          seeds per size when grading (default 3)\n"
           "  --variant LIST     comma-separated variant names or numbers (default: all)\n"
@@ -53,7 +54,7 @@ void pp_print_usage(FILE *out, const char *program) {
           "  --timeout S        with a RUNNER: seconds one launch may take before it is stopped (10)\n"
           "  --help             this text\n"
           "exit codes: 0 right, 1 wrong or failed, 2 bad usage or size, 77 no CUDA device\n",
-          program, STRESS_RUNS, STRESS_SECONDS, PP_DEFAULT_SEED);
+          program, STRESS_RUNS, STRESS_SECONDS, size_default, size_help, PP_DEFAULT_SEED);
 }
 
 static int parse_u64(const char **p, uint64_t *out) {

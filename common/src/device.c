@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "pp/check.h"
+#include "pp/lab.h"
 #include "pp/timer.h"
 #include "share.h"
 
@@ -50,6 +51,26 @@ double pp_device_fp32_peak(const pp_device *dev) {
              (dev->cc_major == 8 && dev->cc_minor == 0);
   double lanes = half ? 64.0 : 128.0;
   return 2.0 * lanes * dev->sm_count * dev->clock_khz * 1e3;
+}
+
+double pp_device_bf16_tensor_peak(const pp_device *dev) {
+  double per_clock; /* operations per clock per multiprocessor (device.h says whence) */
+  switch (dev->cc_major) {
+    case 7: per_clock = 1024.0; break;
+    case 8: per_clock = dev->cc_minor == 0 ? 2048.0 : 1024.0; break;
+    case 9: per_clock = 4096.0; break;
+    case 12: per_clock = 1024.0; break;
+    default: per_clock = 8192.0; break; /* 10.x, 11.x and any newer: Blackwell's */
+  }
+  return per_clock * dev->sm_count * dev->clock_khz * 1e3;
+}
+
+double pp_device_peak(const pp_device *dev, int peak) {
+  return peak == PP_PEAK_BF16_TENSOR ? pp_device_bf16_tensor_peak(dev) : pp_device_fp32_peak(dev);
+}
+
+const char *pp_peak_name(int peak) {
+  return peak == PP_PEAK_BF16_TENSOR ? "BF16 tensor" : "FP32";
 }
 
 /* --max-shared-kib, in bytes; 0: no cap. */

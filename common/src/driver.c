@@ -92,6 +92,40 @@ static int check_given(void *ctx, const char *text, const pp_size *size) {
   return 0;
 }
 
+/* The lab's own size of @p what, or a grader's bug: exit ::PP_EXIT_FAIL. */
+static void check_lab_size(const pp_problem *p, const char *what, const char *text) {
+  pp_size size;
+  if (!text || p->parse_size(text, &size)) {
+    fprintf(stderr, "grader error: %s's %s '%s' is no size of the lab\n", p->lab, what, text ? text : "(none)");
+    exit(PP_EXIT_FAIL);
+  }
+}
+
+/* --list: the variants and the datasets, then the lab's facts that the tools
+ * read (tools/sweep.sh, tools/counters.sh), one "key: value" line each, so
+ * that they live in the grader alone:
+ *   sweep sizes: SIZE...      the sizes sweep.sh times
+ *   sweep variants: I,J,...   the variants it times unless told (their numbers)
+ *   profile size: SIZE        the size counters.sh profiles unless told */
+static int list(const pp_problem *p) {
+  int count = p->variant_count();
+  for (int i = 0; i < count; ++i) printf("%d  %-18s %s\n", i, p->variant(i).name, p->variant(i).what);
+  printf("datasets:");
+  for (int d = 0; p->datasets[d]; ++d) printf(" %s%s", p->datasets[d], d == p->bench_dataset ? " (timed)" : "");
+  printf("\nsweep sizes:");
+  for (size_t k = 0; p->sweep_sizes && p->sweep_sizes[k]; ++k) {
+    check_lab_size(p, "sweep size", p->sweep_sizes[k]);
+    printf(" %s", p->sweep_sizes[k]);
+  }
+  printf("\nsweep variants:");
+  int first = p->sweep_variants == PP_SWEEP_LAST ? count - 1 : 1;
+  if (first < 0) first = 0;
+  for (int i = first; i < count; ++i) printf("%s%d", i > first ? "," : " ", i);
+  check_lab_size(p, "profile size", p->profile_size);
+  printf("\nprofile size: %s\n", p->profile_size);
+  return PP_EXIT_PASS;
+}
+
 /* Everything after the command line is parsed and the device is open. */
 static int run(session *s, const int *selected, const pp_device *dev, const pp_size *size) {
   const pp_problem *p = s->p;
@@ -155,7 +189,7 @@ int pp_main(const pp_problem *p, int argc, char **argv) {
   int status = pp_parse_options(argc, argv, &o, stderr);
   if (status) return status;
   if (o.mode == PP_MODE_HELP) {
-    pp_print_usage(stdout, argv[0]);
+    pp_print_usage(stdout, argv[0], p->bench_size, p->size_help);
     return PP_EXIT_PASS;
   }
   choose_work_queues(o.mode);
@@ -167,13 +201,7 @@ int pp_main(const pp_problem *p, int argc, char **argv) {
   if (select_variants(p, o.variants, selected)) return PP_EXIT_USAGE;
   int only_dataset = o.dataset ? find_dataset(p, o.dataset) : -1;
   if (o.dataset && only_dataset < 0) return PP_EXIT_USAGE;
-  if (o.mode == PP_MODE_LIST) {
-    for (int i = 0; i < count; ++i) printf("%d  %-18s %s\n", i, p->variant(i).name, p->variant(i).what);
-    printf("datasets:");
-    for (int d = 0; p->datasets[d]; ++d) printf(" %s%s", p->datasets[d], d == p->bench_dataset ? " (timed)" : "");
-    printf("\n");
-    return PP_EXIT_PASS;
-  }
+  if (o.mode == PP_MODE_LIST) return list(p);
   /* The size the table times; --grade and --stress take a list. */
   pp_size size = {.rank = 0};
   const char *size_text = o.size ? o.size : p->bench_size;

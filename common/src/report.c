@@ -10,12 +10,18 @@ static double ratio(const pp_result *numerator, const pp_result *r) {
   return numerator && numerator->ran && r->ran ? numerator->time.median_ms / r->time.median_ms : NAN;
 }
 
+/* The lab's peak in operations per second; NaN for a memory-bound lab. */
+static double peak(const pp_report *report) {
+  return report->flops > 0 ? pp_device_peak(report->device, report->peak) : NAN;
+}
+
 pp_metrics pp_report_metrics(const pp_report *report, const pp_result *r) {
   pp_metrics m;
   double seconds = r->time.median_ms * 1e-3;
   m.gbps = r->ran && report->bytes > 0 ? report->bytes / seconds / 1e9 : NAN;
   m.gflops = r->ran && report->flops > 0 ? report->flops / seconds / 1e9 : NAN;
   m.percent_of_copy = 100.0 * m.gbps / report->copy_gbps;
+  m.percent_of_peak = 100.0 * m.gflops * 1e9 / peak(report);
   const pp_result *previous = NULL, *baseline = NULL;
   for (int i = 0; i < report->count; ++i) {
     const pp_result *v = &report->variants[i];
@@ -53,7 +59,7 @@ static void print_row(FILE *out, const pp_report *report, const pp_result *r, co
     cell(out, 9, "%*.0f", m.gflops);
   else
     cell(out, 9, "%*.1f", m.gbps);
-  cell(out, 7, "%*.1f", report->flops > 0 ? NAN : m.percent_of_copy);
+  cell(out, 7, "%*.1f", report->flops > 0 ? m.percent_of_peak : m.percent_of_copy);
   cell(out, 7, "%*.2f", m.vs_previous);
   cell(out, 7, "%*.2f", m.vs_baseline);
   cell(out, 8, "%*.1f", m.vs_cpu);
@@ -72,6 +78,9 @@ void pp_report_print(FILE *out, const pp_report *report) {
           d->driver_version % 1000 / 10, d->runtime_version / 1000, d->runtime_version % 1000 / 10);
   fprintf(out, "copy %.0f GB/s measured device-to-device (read + write); %.0f GB/s theoretical\n",
           report->copy_gbps, d->theoretical_gbps);
+  if (report->flops > 0)
+    fprintf(out, "peak %.0f GFLOP/s %s at the %.0f MHz peak SM clock (%%peak: of this)\n", peak(report) / 1e9,
+            pp_peak_name(report->peak), d->clock_khz / 1e3);
   if (report->path.requests) {
     char work[96] = "no kernel in flight measured (the peer did not run)";
     if (isfinite(report->path.work_ms))
@@ -93,7 +102,8 @@ void pp_report_print(FILE *out, const pp_report *report) {
     if (len > name_width) name_width = len;
   }
   fprintf(out, "%2s %-*s%10s%8s%9s%7s%7s%7s%8s%8s%10s  %s\n", "#", name_width, "variant", "ms",
-          "spread", report->flops > 0 ? "GFLOP/s" : "GB/s", "%copy", "xprev", "xbase", "xCPU",
+          "spread", report->flops > 0 ? "GFLOP/s" : "GB/s", report->flops > 0 ? "%peak" : "%copy", "xprev",
+          "xbase", "xCPU",
           "xpeer", "rel.err", "check");
   for (int i = 0; i < report->count; ++i) {
     char label[16];
@@ -161,6 +171,7 @@ static void json_result(FILE *f, const pp_report *report, const pp_result *r) {
   number_field(f, "gbps", m.gbps);
   number_field(f, "gflops", m.gflops);
   number_field(f, "percent_of_copy", m.percent_of_copy);
+  number_field(f, "percent_of_peak", m.percent_of_peak);
   number_field(f, "speedup_vs_previous", m.vs_previous);
   number_field(f, "speedup_vs_baseline", m.vs_baseline);
   number_field(f, "speedup_vs_cpu", m.vs_cpu);
@@ -197,6 +208,8 @@ static void json_report(FILE *f, const pp_report *report) {
   number_field(f, "copy_gbps", report->copy_gbps);
   number_field(f, "bytes_per_run", report->bytes);
   number_field(f, "flops_per_run", report->flops);
+  text_field(f, "peak", report->flops > 0 ? pp_peak_name(report->peak) : "");
+  number_field(f, "peak_gflops", peak(report) / 1e9);
   number_field(f, "path_overhead_ms", report->path.requests ? report->path.overhead_ms : NAN);
   number_field(f, "path_overhead_spread_ms", report->path.requests ? report->path.spread_ms : NAN);
   number_field(f, "path_empty_ms", report->path.requests ? report->path.empty_ms : NAN);

@@ -92,6 +92,9 @@ static const char *const boundary_sizes[] = {"4",    "256",  "512",  "1024", "20
 /* The uniform data's largest product, 1.5 * 1.5. */
 #define UNIFORM_PRODUCT_MAX 2.25
 
+/* tools/sweep.sh's sizes: the powers of two from 2^10 to 2^30 and odd sizes between them. */
+static const char *const sweep_sizes[] = {PP_SWEEP_POWERS(""), NULL};
+
 typedef struct dot_state {
   size_t n;
   pp_buffer da, db;    /* device inputs */
@@ -258,6 +261,7 @@ const pp_problem pp_lab = {
     .title = "dot product of two float arrays",
     .peer_name = "cuBLAS sdot",
     .bench_size = "2^28",
+    .size_help = "n, a count: 1000, 2^28, 2^24+1, 1e6",
     .grade_sizes = grade_sizes,
     .quick_sizes = quick_sizes,
     .boundary_sizes = boundary_sizes,
@@ -265,6 +269,8 @@ const pp_problem pp_lab = {
     .random_max = "2^26",
     .datasets = datasets,
     .bench_dataset = QUARTERS,
+    .sweep_sizes = sweep_sizes,
+    .profile_size = "2^24",
     .variant_count = variant_count,
     .variant = variant,
     .parse_size = pp_size_parse_1d,

@@ -105,6 +105,9 @@ static const char *const boundary_sizes[] = {"4",     "32",     "256",  "512",  
                                              "4096",  "8192",   "65536", "262144", "2^22",
                                              "2^24",  "2^26",   "2^27", NULL};
 
+/* tools/sweep.sh's sizes: the powers of two from 2^10 to 2^30 and odd sizes between them. */
+static const char *const sweep_sizes[] = {PP_SWEEP_POWERS(""), NULL};
+
 typedef struct reduce_state {
   size_t n;
   pp_buffer input;     /* n ints or n floats, as the dataset says */
@@ -330,6 +333,7 @@ const pp_problem pp_lab = {
     .title = "sum of an int or float array",
     .peer_name = "CUB DeviceReduce::Sum",
     .bench_size = "2^28",
+    .size_help = "n, a count: 1000, 2^28, 2^24+1, 1e6",
     .grade_sizes = grade_sizes,
     .quick_sizes = quick_sizes,
     .boundary_sizes = boundary_sizes,
@@ -337,6 +341,8 @@ const pp_problem pp_lab = {
     .random_max = "2^27",
     .datasets = datasets,
     .bench_dataset = FLOAT_SMALL_INTEGERS,
+    .sweep_sizes = sweep_sizes,
+    .profile_size = "2^24",
     .variant_count = variant_count,
     .variant = variant,
     .parse_size = pp_size_parse_1d,

@@ -78,6 +78,9 @@ static const char *const quick_sizes[] = {"0", "1/1", "5/2", "70/31", "100/33", 
 static const char *const boundary_sizes[] = {"32/32",     "256/256", "1024/1024", "2048/2048",
                                              "6144/2048", "2^20/1",  "2^21/2",    NULL};
 
+/* tools/sweep.sh's sizes: the powers of two from 2^10 to 2^30 and odd sizes between them, in sections of 1024. */
+static const char *const sweep_sizes[] = {PP_SWEEP_POWERS("/1024"), NULL};
+
 typedef struct scan_state {
   size_t n;
   int section;
@@ -408,6 +411,7 @@ const pp_problem pp_lab = {
     .title = "scan of every section of an array (inclusive and exclusive, int32 and float)",
     .peer_name = "CUB scan by key",
     .bench_size = "2^28/2048",
+    .size_help = "N/SECTION: N a count (1000, 2^28, 2^24+1, 1e6), SECTION 1 to 2048 (2048 if left out)",
     .grade_sizes = grade_sizes,
     .quick_sizes = quick_sizes,
     .boundary_sizes = boundary_sizes,
@@ -415,6 +419,8 @@ const pp_problem pp_lab = {
     .random_max = "2^24/2048",
     .datasets = datasets,
     .bench_dataset = FLOAT_INCLUSIVE,
+    .sweep_sizes = sweep_sizes,
+    .profile_size = "2^24/2048",
     .variant_count = variant_count,
     .variant = variant,
     .parse_size = parse_size,

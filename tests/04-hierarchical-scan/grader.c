@@ -100,6 +100,9 @@ static const char *const quick_sizes[] = {"0", "1", "33", "2049", "4097", "65537
 static const char *const boundary_sizes[] = {"32",    "1024",  "2048", "4096", "8192", "16384",
                                              "65536", "2^18",  "2^19", "2^22", NULL};
 
+/* tools/sweep.sh's sizes: the powers of two from 2^10 to 2^30 and odd sizes between them. */
+static const char *const sweep_sizes[] = {PP_SWEEP_POWERS(""), NULL};
+
 typedef struct scan_state {
   size_t n;
   int dataset;
@@ -313,6 +316,7 @@ const pp_problem pp_lab = {
     .title = "scan (prefix sums) of any length",
     .peer_name = "CUB DeviceScan",
     .bench_size = "2^28",
+    .size_help = "n, a count: 1000, 2^28, 2^24+1, 1e6",
     .grade_sizes = grade_sizes,
     .quick_sizes = quick_sizes,
     .boundary_sizes = boundary_sizes,
@@ -320,6 +324,8 @@ const pp_problem pp_lab = {
     .random_max = "2^26",
     .datasets = datasets,
     .bench_dataset = INT_INCLUSIVE,
+    .sweep_sizes = sweep_sizes,
+    .profile_size = "2^24",
     .variant_count = variant_count,
     .variant = variant,
     .parse_size = pp_size_parse_1d,

@@ -86,6 +86,12 @@ static const char *const quick_sizes[] = {"0x3x5",      "5x7x0",     "1x1x1",   
 static const char *const boundary_sizes[] = {"32x32x32",   "64x64x8",    "128x128x8", "128x256x16",
                                              "64x256x16",  "256x64x16",  "128x256x112", NULL};
 
+/* tools/sweep.sh's shapes: squares of 512 to 8192, 4095^3 and 1000x999x1001
+ * (extents that are no multiple of a tile), short-wide, tall-skinny and deep. */
+static const char *const sweep_sizes[] = {"512x512x512",    "1024x1024x1024", "2048x2048x2048", "4096x4096x4096",
+                                          "8192x8192x8192", "4095x4095x4095", "1000x999x1001",  "8192x64x8192",
+                                          "64x8192x8192",   "256x256x65536",  NULL};
+
 #define MAX_EXTENT ((uint64_t)1 << 30) /* per dimension, so that every index fits an int */
 /* Products up to this many multiply-adds and elements get a CPU reference of
  * every element; larger ones one of SAMPLES whole rows and columns. */
@@ -387,6 +393,7 @@ const pp_problem pp_lab = {
     .title = "C = A B, FP32, row-major (M x K times K x N)",
     .peer_name = "cuBLAS sgemm",
     .bench_size = "4096x4096x4096",
+    .size_help = "MxNxK, each a count (A is M x K, B K x N)",
     .grade_sizes = grade_sizes,
     .quick_sizes = quick_sizes,
     .boundary_sizes = boundary_sizes,
@@ -396,6 +403,9 @@ const pp_problem pp_lab = {
     .random_volume_max = 0x1p27,
     .datasets = datasets,
     .bench_dataset = WIDE,
+    .sweep_sizes = sweep_sizes,
+    .sweep_variants = PP_SWEEP_LAST,
+    .profile_size = "2048x2048x2048",
     .variant_count = variant_count,
     .variant = variant,
     .parse_size = parse_size,

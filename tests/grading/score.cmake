@@ -252,8 +252,12 @@ endfunction()
 
 pp_score_test(full-pass ${rubric} -DOUT=${out}/full-pass -DFULL=ON -DCTEST=${CMAKE_CTEST_COMMAND}
               -DBUILD=${PROJECT_BINARY_DIR})
-pp_score_test(csv-header ${rubric}
-  "-DHEADER=student,score,max_score,01-dot-product,02-reduction,03-scan,04-hierarchical-scan,05-tiled-matmul,seed,status")
+# The gradebook's header: a column per lab of the rubric, in its order (read again when it changes).
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${rubric})
+file(STRINGS ${rubric} rubric_labs REGEX "^lab ")
+list(TRANSFORM rubric_labs REPLACE "^lab +([^ ]+).*" "\\1")
+list(JOIN rubric_labs "," rubric_labs)
+pp_score_test(csv-header ${rubric} "-DHEADER=student,score,max_score,${rubric_labs},seed,status")
 foreach(case IN ITEMS mixed not-built missing-lab symbols-fail bad-bytes)
   pp_score_test(${case} ${fixtures}/rubric.txt -DCASE=${fixtures}/${case} -DOUT=${out}/${case})
 endforeach()

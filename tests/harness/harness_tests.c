@@ -10,6 +10,7 @@
 #include "pp/cli.h"
 #include "pp/exact.h"
 #include "pp/json.h"
+#include "pp/lab.h"
 #include "pp/random.h"
 #include "pp/reference.h"
 #include "pp/report.h"
@@ -486,6 +487,52 @@ static void test_report(const char *results_dir) {
   EXPECT(pp_report_write_json(&report, path) == -1);
 }
 
+/* The peaks behind the floor and %peak: NVIDIA's own tables for an H100 SXM5 and an A100 (pp/device.h),
+ * and a compute-bound report's %peak of the unit its lab names. */
+static void test_peak(void) {
+  pp_device h100;
+  memset(&h100, 0, sizeof h100);
+  h100.cc_major = 9;
+  h100.sm_count = 132;
+  h100.clock_khz = 1830000; /* the clock of the whitepaper's tensor table */
+  EXPECT(fabs(pp_device_bf16_tensor_peak(&h100) - 989.4e12) < 0.1e12);
+  EXPECT(fabs(pp_device_fp32_peak(&h100) - 61.8e12) < 0.1e12); /* 128 lanes at that clock */
+  EXPECT(pp_device_peak(&h100, PP_PEAK_BF16_TENSOR) == pp_device_bf16_tensor_peak(&h100));
+  EXPECT(pp_device_peak(&h100, PP_PEAK_FP32) == pp_device_fp32_peak(&h100));
+  pp_device a100 = h100;
+  a100.cc_major = 8;
+  a100.sm_count = 108;
+  a100.clock_khz = 1410000;
+  EXPECT(fabs(pp_device_bf16_tensor_peak(&a100) - 312e12) < 0.5e12);
+  EXPECT(!strcmp(pp_peak_name(PP_PEAK_BF16_TENSOR), "BF16 tensor") && !strcmp(pp_peak_name(PP_PEAK_FP32), "FP32"));
+
+  pp_result variants[1] = {fake("v0-tensor", 0, 1.0, 1)};
+  pp_report report;
+  memset(&report, 0, sizeof report);
+  report.lab = "00-test";
+  report.title = "a compute-bound report";
+  report.dataset = "exact";
+  report.device = &h100;
+  report.copy_gbps = 3000.0;
+  report.bytes = 1e9;
+  report.flops = 494.7e9; /* half the peak at 1 ms */
+  report.peak = PP_PEAK_BF16_TENSOR;
+  report.cpu = fake("CPU reference", -1, 40.0, 1);
+  report.peer = fake("library", -1, 0.8, 1);
+  report.variants = variants;
+  report.count = 1;
+  pp_metrics m = pp_report_metrics(&report, &variants[0]);
+  EXPECT(fabs(m.percent_of_peak - 50.0) < 0.01);
+  FILE *table = tmpfile();
+  pp_report_print(table, &report);
+  rewind(table);
+  char text[8192];
+  size_t len = fread(text, 1, sizeof text - 1, table);
+  text[len] = '\0';
+  fclose(table);
+  EXPECT(strstr(text, "%peak") && strstr(text, "BF16 tensor") && strstr(text, "  50.0"));
+}
+
 int main(int argc, char **argv) {
   if (argc != 3) {
     fprintf(stderr, "usage: %s GROUP RESULTS_DIR\n", argv[0]);
@@ -496,6 +543,7 @@ int main(int argc, char **argv) {
   else if (!strcmp(group, "compare")) test_compare();
   else if (!strcmp(group, "reference")) test_reference();
   else if (!strcmp(group, "exact")) test_exact();
+  else if (!strcmp(group, "peak")) test_peak();
   else if (!strcmp(group, "random")) test_random();
   else if (!strcmp(group, "count")) test_count();
   else if (!strcmp(group, "options")) test_options();

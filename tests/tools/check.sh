@@ -23,9 +23,9 @@
 #                                                no matplotlib)
 #   check.sh plot-wrong PYTHON TREE WORK         a variant that failed its check is marked, not drawn
 #   check.sh plot-refuses PYTHON TREE WORK       a bad command line, JSON or counters: exit 2, nothing written
-#   check.sh sweep-variants PYTHON TREE WORK     tools/sweep.sh times, at every size, the variants
-#                                                the runner's --list gives: all but the first
-#                                                (lab 05: the last), or those of --variant
+#   check.sh sweep-variants PYTHON TREE WORK     tools/sweep.sh times, at each size the runner's
+#                                                --list names, in order, the variants it names
+#                                                there, or those of --variant
 #   check.sh sweep-table PYTHON TREE WORK        sweep-table.py's tables of fixtures/sweep/ are
 #                                                fixtures/sweep/expected/; a wrong variant is left
 #                                                out of "best"
@@ -196,20 +196,22 @@ case $mode in
   sweep-variants)
     mkdir -p "$work/bin"
     for lab in 01-dot-product 05-tiled-matmul; do cp "$fixtures/fake-runner" "$work/bin/$lab"; done
-    # sweep_variants TIMED COUNT SWEEP_ARGUMENTS...: every one of COUNT runs timed variants TIMED
+    # sweep_variants TIMED SIZES SWEEP_ARGUMENTS...: one run at each of SIZES, in order, each
+    # timing variants TIMED
     sweep_variants() {
-      timed=$1 count=$2
+      timed=$1 sizes=$2
       shift 2
       rm -f "$work/runs"
       expect_exit 0 "$work/log" env FAKE_RUNNER_LOG="$work/runs" sh "$tree/tools/sweep.sh" \
         --bin "$work/bin" "$@" "$work/out"
       got=$(cut -d' ' -f2 "$work/runs" | sort -u)
       [ "$got" = "$timed" ] || fail "sweep.sh $*: timed variants '$got', not '$timed'"
-      [ "$(wc -l <"$work/runs")" -eq "$count" ] || fail "sweep.sh $*: not $count runs"
+      got=$(cut -d' ' -f4 "$work/runs" | tr '\n' ' ')
+      [ "$got" = "$sizes " ] || fail "sweep.sh $*: sizes '$got', not '$sizes'"
     }
-    sweep_variants 1,2 41 01-dot-product
-    sweep_variants 2 10 05-tiled-matmul
-    sweep_variants 0 41 --variant 0 01-dot-product
+    sweep_variants 1,2 "2^10 1537 2^11 2^30" 01-dot-product
+    sweep_variants 2 "4096x4096x4096 1000x999x1001 256x256x65536" 05-tiled-matmul
+    sweep_variants 0 "2^10 1537 2^11 2^30" --variant 0 01-dot-product
     ;;
   sweep-table)
     # The fixtures' own layout, so that the pages' relative links come out the same.

@@ -64,10 +64,12 @@ int pp_parse_options(int argc, char **argv, pp_options *opt, FILE *err);
 
 /**
  * Prints the usage text.
- * @param out      where to print
- * @param program  the program's name
+ * @param out           where to print
+ * @param program       the program's name
+ * @param size_default  the lab's size timed without `--size` (pp_problem::bench_size)
+ * @param size_help     how the lab writes a size (pp_problem::size_help)
  */
-void pp_print_usage(FILE *out, const char *program);
+void pp_print_usage(FILE *out, const char *program, const char *size_default, const char *size_help);
 
 /**
  * Parses a non-negative element count: "1000", "2^28", "2^24+1", "2^20-1", "1e6".

@@ -42,12 +42,27 @@ typedef struct pp_verdict {
   char note[256];     /**< on failure: what was wrong, where, and a hint */
 } pp_verdict;
 
+/** The unit whose peak bounds a compute-bound lab's speed (pp_device_peak()): the checker
+ *  believes no time under the lab's operations at that peak. */
+typedef enum pp_peak {
+  PP_PEAK_FP32,        /**< FP32 fused multiply-adds on the CUDA cores (the default) */
+  PP_PEAK_BF16_TENSOR, /**< dense BF16 products with FP32 accumulation on the tensor cores */
+} pp_peak;
+
+/** Which variants tools/sweep.sh times when not told (`--list` says, as indices). */
+typedef enum pp_sweep_variants {
+  PP_SWEEP_ALL_BUT_FIRST, /**< every variant but the baseline, which takes seconds at the largest sizes */
+  PP_SWEEP_LAST,          /**< the last only: the early rungs take minutes at the largest sizes */
+} pp_sweep_variants;
+
 /** One lab's problem, as its grader describes it to the driver. */
 typedef struct pp_problem {
   const char *lab;                /**< folder name, e.g. "01-dot-product" */
   const char *title;              /**< one line for reports */
   const char *peer_name;          /**< the library peer, e.g. "cuBLAS sdot" */
   const char *bench_size;         /**< size timed when `--size` is absent */
+  /** How `--size` is written for this lab, for `--help`: e.g. "MxNxK, each a count". */
+  const char *size_help;
   const char *const *grade_sizes; /**< sizes the grader sweeps, NULL-terminated */
   const char *const *quick_sizes; /**< small sizes for sanitizer runs, NULL-terminated */
   /** Sizes at the boundaries of the lab's launchers and kernels (block, tile, vector width,
@@ -64,6 +79,13 @@ typedef struct pp_problem {
   double random_volume_max;
   const char *const *datasets;    /**< input distributions, NULL-terminated */
   int bench_dataset;              /**< index of the distribution that is timed */
+  /** The sizes tools/sweep.sh times, one run each, NULL-terminated (`--list` prints them). */
+  const char *const *sweep_sizes;
+  pp_sweep_variants sweep_variants; /**< the variants it times unless told */
+  /** The size tools/counters.sh profiles unless told: inputs far larger than L2, yet Nsight
+   *  Compute's replays of every kernel near a minute per lab (`--list` prints it). */
+  const char *profile_size;
+  pp_peak peak; /**< the unit whose peak bounds a compute-bound lab (flops not NULL) */
 
   /** @return number of variants the student's file exports */
   int (*variant_count)(void);
@@ -102,6 +124,23 @@ typedef struct pp_problem {
   /** Frees everything create() allocated. */
   void (*destroy)(void *state);
 } pp_problem;
+
+/**
+ * @def PP_SWEEP_POWERS
+ * tools/sweep.sh's sizes for a lab of one extent n: the powers of two from
+ * 2^10 to 2^30 and between each two an odd size that is no multiple of any
+ * block or tile, 2^k + 2^(k-1) + 1, each followed by @p suffix (a string
+ * literal, "" for none), as initializers of a list of sizes.
+ */
+#define PP_SWEEP_POWERS(suffix)                                                                          \
+  "2^10" suffix, "1537" suffix, "2^11" suffix, "3073" suffix, "2^12" suffix, "6145" suffix,               \
+      "2^13" suffix, "12289" suffix, "2^14" suffix, "24577" suffix, "2^15" suffix, "49153" suffix,        \
+      "2^16" suffix, "98305" suffix, "2^17" suffix, "196609" suffix, "2^18" suffix, "393217" suffix,      \
+      "2^19" suffix, "786433" suffix, "2^20" suffix, "1572865" suffix, "2^21" suffix, "3145729" suffix,   \
+      "2^22" suffix, "6291457" suffix, "2^23" suffix, "12582913" suffix, "2^24" suffix,                   \
+      "25165825" suffix, "2^25" suffix, "50331649" suffix, "2^26" suffix, "100663297" suffix,             \
+      "2^27" suffix, "201326593" suffix, "2^28" suffix, "402653185" suffix, "2^29" suffix,                \
+      "805306369" suffix, "2^30" suffix
 
 /**
  * Parses a 1-D size written as pp_parse_count() accepts it.

@@ -53,6 +53,7 @@ typedef struct pp_report {
   double copy_gbps;         /**< measured device-to-device copy, read + write */
   double bytes;             /**< least DRAM bytes one run must move */
   double flops;             /**< floating-point operations of one run (0: memory-bound lab) */
+  int peak;                 /**< the ::pp_peak that bounds a compute-bound lab */
   pp_path path;             /**< how the checker timed the runs, when it did */
   pp_result cpu;            /**< the CPU reference */
   pp_result peer;           /**< the library peer (cuBLAS, CUB) */
@@ -65,6 +66,7 @@ typedef struct pp_metrics {
   double gbps;            /**< report bytes / median time */
   double gflops;          /**< report flops / median time */
   double percent_of_copy; /**< gbps as a percentage of the measured copy bandwidth */
+  double percent_of_peak; /**< gflops as a percentage of the lab's peak (pp_device_peak()) */
   double vs_previous;     /**< previous variant's time / this time */
   double vs_baseline;     /**< variant 0's time / this time */
   double vs_cpu;          /**< CPU reference time / this time */

@@ -317,19 +317,16 @@ int pp_measure_peer(session *s, void *state, const pp_size *size, pp_result *r) 
 
 void pp_check_floor(const pp_report *report, const pp_device *dev, pp_result *r) {
   /* No kernel moves the fewest bytes the work needs faster than the DRAM's
-   * theoretical bandwidth, nor does its operations faster than the FP32 peak
-   * at the boost clock; the longer of the two, less FLOOR_MARGIN, is the
-   * floor. (A lab that a unit other than FP32 may compute would need that
-   * unit's peak here.) */
+   * theoretical bandwidth, nor does its operations faster than the peak of
+   * the lab's unit (FP32, or the BF16 tensor cores: pp_problem::peak) at the
+   * boost clock; the longer of the two, less FLOOR_MARGIN, is the floor. */
   double bytes_ms = dev->theoretical_gbps > 0 ? report->bytes / (dev->theoretical_gbps * 1e9) * 1e3 : 0;
-  double flops_ms = report->flops > 0 ? report->flops / pp_device_fp32_peak(dev) * 1e3 : 0.0;
+  double flops_ms = report->flops > 0 ? report->flops / pp_device_peak(dev, report->peak) * 1e3 : 0.0;
   double floor_ms = (bytes_ms > flops_ms ? bytes_ms : flops_ms) / (1.0 + FLOOR_MARGIN);
   if (!r->ran || r->time.median_ms >= floor_ms) return;
   r->correct = 0;
-  snprintf(r->note, sizeof r->note,
-           "timed at %.4f ms, under the %.4f ms this GPU allows (%s, less %.0f%%): not believed",
-           r->time.median_ms, floor_ms,
-           flops_ms > bytes_ms ? "its operations at the FP32 peak"
-                               : "its fewest bytes at the DRAM's theoretical bandwidth",
-           100.0 * FLOOR_MARGIN);
+  char bound[64] = "its fewest bytes at the DRAM's theoretical bandwidth";
+  if (flops_ms > bytes_ms) snprintf(bound, sizeof bound, "its operations at the %s peak", pp_peak_name(report->peak));
+  snprintf(r->note, sizeof r->note, "timed at %.4f ms, under the %.4f ms this GPU allows (%s, less %.0f%%): not believed",
+           r->time.median_ms, floor_ms, bound, 100.0 * FLOOR_MARGIN);
 }
