@@ -98,13 +98,15 @@ static const char *const grade_sizes[] = {
 static const char *const quick_sizes[] = {"0x3x5",      "5x7x0",      "1x1x1",      "31x33x17",
                                           "65x63x9",    "127x129x65", "130x66x72",  "136x264x136",
                                           "129x257x200", NULL};
-/* Plausible tiles of the ladder, each checked with M, N and K in turn up to a
- * vector (8) either way: a block of 64 x 64 with steps of 16 (v1's warp tiles
- * of 16), 128 x 128 with steps of 32, 128 x 256 and 256 x 128 with steps of
- * 64 (a 128-byte swizzle span and a copy-engine box of 64 along K), and
- * 256 x 256 with K of 256 (several stages of a pipeline). */
-static const char *const boundary_sizes[] = {"64x64x16", "128x128x32", "128x256x64", "256x128x64",
-                                             "256x256x256", NULL};
+/* The tiles of the ladder, each checked with M, N and K in turn up to a
+ * vector (8) either way: v1's 64 x 64 blocks with steps of 32 along K; v2's
+ * 128 x 128 with steps of 32; v3 to v5's 128 x 128 with steps of 64 (a
+ * 128-byte swizzle span, the copy engine's box along K); v6's 128 x 256 tile
+ * and its cluster's 256 x 256, with K of 64 and of 512 (8 steps: every one
+ * of its 4 stages used twice, each barrier's phase flipped); and 2048 x 512,
+ * one group of v6's 8 cluster rows walked by its persistent blocks. */
+static const char *const boundary_sizes[] = {"64x64x32",   "128x128x32", "128x128x64", "128x256x64",
+                                             "256x256x64", "256x256x512", "2048x512x64", NULL};
 /* tools/sweep.sh's shapes: squares of 512 to 16384, 4095^3 and 1000x999x1001
  * (extents that are no multiple of a tile), short-wide, tall-skinny and deep. */
 static const char *const sweep_sizes[] = {"512x512x512",    "1024x1024x1024", "2048x2048x2048",
