@@ -32,6 +32,26 @@ void pp_size_format_1d(const pp_size *size, char *out, size_t len) {
   pp_format_count(size->dim[0], out, len);
 }
 
+int pp_size_parse_mnk(const char *text, pp_size *size) {
+  char part[64];
+  const char *p = text;
+  for (int d = 0; d < 3; ++d) {
+    const char *end = d < 2 ? strchr(p, 'x') : p + strlen(p);
+    if (!end || end == p || (size_t)(end - p) >= sizeof part) return -1;
+    memcpy(part, p, (size_t)(end - p));
+    part[end - p] = '\0';
+    if (pp_parse_count(part, &size->dim[d]) || size->dim[d] > PP_MNK_MAX_EXTENT) return -1;
+    p = end + 1;
+  }
+  size->rank = 3;
+  return 0;
+}
+
+void pp_size_format_mnk(const pp_size *size, char *out, size_t len) {
+  snprintf(out, len, "%llux%llux%llu", (unsigned long long)size->dim[0],
+           (unsigned long long)size->dim[1], (unsigned long long)size->dim[2]);
+}
+
 /* The index of the dataset called `name`, or -1 (with a message) if none is. */
 static int find_dataset(const pp_problem *p, const char *name) {
   for (int d = 0; p->datasets[d]; ++d)

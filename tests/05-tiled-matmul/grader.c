@@ -92,7 +92,6 @@ static const char *const sweep_sizes[] = {"512x512x512",    "1024x1024x1024", "2
                                           "8192x8192x8192", "4095x4095x4095", "1000x999x1001",  "8192x64x8192",
                                           "64x8192x8192",   "256x256x65536",  NULL};
 
-#define MAX_EXTENT ((uint64_t)1 << 30) /* per dimension, so that every index fits an int */
 /* Products up to this many multiply-adds and elements get a CPU reference of
  * every element; larger ones one of SAMPLES whole rows and columns. */
 #define FULL_CHECK_MACS ((double)(1 << 27))
@@ -113,27 +112,6 @@ typedef struct matmul_state {
   double *row_want, *row_bound; /* row_count x n */
   double *col_want, *col_bound; /* m x col_count */
 } matmul_state;
-
-/* "MxNxK", each part as pp_parse_count() reads it, each at most 2^30. */
-static int parse_size(const char *text, pp_size *size) {
-  char part[64];
-  const char *p = text;
-  for (int d = 0; d < 3; ++d) {
-    const char *end = d < 2 ? strchr(p, 'x') : p + strlen(p);
-    if (!end || end == p || (size_t)(end - p) >= sizeof part) return -1;
-    memcpy(part, p, (size_t)(end - p));
-    part[end - p] = '\0';
-    if (pp_parse_count(part, &size->dim[d]) || size->dim[d] > MAX_EXTENT) return -1;
-    p = end + 1;
-  }
-  size->rank = 3;
-  return 0;
-}
-
-static void format_size(const pp_size *size, char *out, size_t len) {
-  snprintf(out, len, "%llux%llux%llu", (unsigned long long)size->dim[0],
-           (unsigned long long)size->dim[1], (unsigned long long)size->dim[2]);
-}
 
 static int variant_count(void) {
   return matmul_variant_count;
@@ -408,8 +386,8 @@ const pp_problem pp_lab = {
     .profile_size = "2048x2048x2048",
     .variant_count = variant_count,
     .variant = variant,
-    .parse_size = parse_size,
-    .format_size = format_size,
+    .parse_size = pp_size_parse_mnk,
+    .format_size = pp_size_format_mnk,
     .device_bytes = device_bytes,
     .bytes_moved = bytes_moved,
     .flops = flops,

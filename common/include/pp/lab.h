@@ -158,6 +158,26 @@ int pp_size_parse_1d(const char *text, pp_size *size);
  */
 void pp_size_format_1d(const pp_size *size, char *out, size_t len);
 
+/** The largest extent pp_size_parse_mnk() takes, so that every index of a matrix fits an int. */
+#define PP_MNK_MAX_EXTENT ((uint64_t)1 << 30)
+
+/**
+ * Parses a matrix product's size "MxNxK", each part as pp_parse_count() reads
+ * it and at most ::PP_MNK_MAX_EXTENT.
+ * @param text  the text
+ * @param size  receives M, N, K in dim[0..2], rank 3
+ * @return 0, or -1
+ */
+int pp_size_parse_mnk(const char *text, pp_size *size);
+
+/**
+ * Writes a matrix product's size as "MxNxK".
+ * @param size  the size
+ * @param out   destination
+ * @param len   its size
+ */
+void pp_size_format_mnk(const pp_size *size, char *out, size_t len);
+
 /**
  * Runs a lab: parses the command line, then lists, grades or benchmarks.
  * @param problem  the lab's problem
