@@ -131,10 +131,15 @@ static void plan_drawn(session *s) {
   }
 }
 
-static double volume_of(const pp_size *size) {
-  double volume = 1.0;
-  for (int i = 0; i < size->rank; ++i) volume *= (double)size->dim[i];
-  return volume;
+/* A size and its number of elements or operations (the product of its extents). */
+typedef struct sized {
+  double volume;
+  int index;
+} sized;
+
+static int by_volume(const void *x, const void *y) {
+  const sized *a = x, *b = y;
+  return a->volume < b->volume ? -1 : a->volume > b->volume ? 1 : a->index - b->index;
 }
 
 /* A sweep's order, drawn from the seed, so that a launcher that keeps
@@ -156,20 +161,17 @@ static void plan_order(session *s, int first_among) {
     s->plan[k] = s->plan[j];
     s->plan[j] = swap;
   }
-  /* The first_among smallest non-empty sizes, by their number of elements or operations. */
-  int *smallest = malloc((size_t)first_among * sizeof *smallest), found = 0;
+  sized *nonempty = malloc((size_t)count * sizeof *nonempty);
+  int found = 0;
   for (int k = 0; k < count; ++k) {
-    double v = volume_of(&s->plan[k].size);
-    if (v == 0.0) continue;
-    int at = found < first_among ? found++ : first_among;
-    while (at > 0 && volume_of(&s->plan[smallest[at - 1]].size) > v) {
-      if (at < first_among) smallest[at] = smallest[at - 1];
-      --at;
-    }
-    if (at < first_among) smallest[at] = k;
+    double volume = 1.0;
+    for (int i = 0; i < s->plan[k].size.rank; ++i) volume *= (double)s->plan[k].size.dim[i];
+    if (volume > 0.0) nonempty[found++] = (sized){volume, k};
   }
-  int first = found ? smallest[pp_random_bits(s->o->seed, ORDER_STREAM, index) % (uint64_t)found] : -1;
-  free(smallest);
+  qsort(nonempty, (size_t)found, sizeof *nonempty, by_volume);
+  int among = found < first_among ? found : first_among;
+  int first = among ? nonempty[pp_random_bits(s->o->seed, ORDER_STREAM, index) % (uint64_t)among].index : -1;
+  free(nonempty);
   if (first < 0) return;
   planned swap = s->plan[0];
   s->plan[0] = s->plan[first];

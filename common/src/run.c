@@ -49,6 +49,12 @@ static void launch_job_run(void *ctx) {
   job->problem->launch(job->state, job->variant, job->dataset);
 }
 
+long long pp_launch_keeping(const pp_problem *problem, void *state, int variant, int dataset) {
+  size_t held = pp_device_bytes_held();
+  problem->launch(state, variant, dataset);
+  return (long long)pp_device_bytes_held() - (long long)held;
+}
+
 double pp_time_launch(const pp_problem *problem, void *state, int variant, int dataset, int flush) {
   launch_job job = {problem, state, variant, dataset};
   return flush ? pp_time_once(launch_job_run, &job) : pp_time_events(launch_job_run, &job);
@@ -58,9 +64,7 @@ int pp_stress_launch(const pp_problem *problem, void *state, int variant, int da
                      long long *kept, char *note, size_t len) {
   pp_before_variant();
   pp_interference_start(seed);
-  size_t held = pp_device_bytes_held();
-  problem->launch(state, variant, dataset);
-  *kept = (long long)pp_device_bytes_held() - (long long)held;
+  *kept = pp_launch_keeping(problem, state, variant, dataset);
   /* The variant alone: the interference's stream does not block the default one. */
   cudaError_t waited = cudaStreamSynchronize(cudaStreamLegacy);
   pp_interference_stop();

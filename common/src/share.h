@@ -82,6 +82,10 @@ int pp_stress_launch(const pp_problem *problem, void *state, int variant, int da
  * now, the lab file's included (device_ledger.c). */
 size_t pp_device_bytes_held(void);
 
+/* Enqueues @p variant (problem->launch()) and returns the device memory that
+ * launch allocated and kept, less what it freed of earlier ones'. */
+long long pp_launch_keeping(const pp_problem *problem, void *state, int variant, int dataset);
+
 #ifdef __cplusplus
 }
 #endif

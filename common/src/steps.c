@@ -48,9 +48,7 @@ int pp_outcome(session *s, int got) {
 static int launch(session *s, void *state, int variant, int dataset, const char *who, pp_verdict *v) {
   if (!s->runner || variant == PP_PEER) {
     pp_before_variant();
-    size_t held = pp_device_bytes_held();
-    s->p->launch(state, variant, dataset);
-    s->kept = (long long)pp_device_bytes_held() - (long long)held;
+    s->kept = pp_launch_keeping(s->p, state, variant, dataset);
     return pp_launch_failed(who, v) ? FAILED : RAN;
   }
   PP_CHECK(cudaDeviceSynchronize()); /* the poison lands before the runner reads */

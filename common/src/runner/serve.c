@@ -99,9 +99,7 @@ int pp_serve(const pp_problem *p) {
       } else {
         if (q.op == OP_LAUNCH) {
           pp_before_variant();
-          size_t held = pp_device_bytes_held();
-          p->launch(state, q.variant, q.dataset);
-          a.kept = (long long)pp_device_bytes_held() - (long long)held;
+          a.kept = pp_launch_keeping(p, state, q.variant, q.dataset);
         } else { /* the checker flushed L2 and holds the clock that counts */
           a.event_ms = pp_time_launch(p, state, q.variant, q.dataset, 0);
         }
