@@ -298,11 +298,16 @@ __device__ __forceinline__ void mbarrier_expect_bytes(uint64_t *bar, uint32_t by
 #endif
 }
 // Arrives on the barrier at bar's place in the shared memory of block `cta`
-// of the cluster (this block itself without a cluster).
+// of the cluster (this block itself without a cluster). The release is at
+// the block's scope (PTX's default), as CUTLASS's cluster barriers arrive:
+// what the arrival orders, wgmma's reads of a stage, has completed at
+// wgmma_wait(), and no ordinary store is published through it. A release at
+// cluster scope costs a GPU-wide memory fence (MEMBAR.ALL.GPU in the SASS)
+// at every step, which also waits for the last tile's stores to C.
 __device__ __forceinline__ void mbarrier_arrive(uint64_t *bar, uint32_t cta) {
 #ifdef HAS_SM90A
   asm volatile("{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\n"
-               "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}\n" ::"r"(
+               "mbarrier.arrive.shared::cluster.b64 _, [remote];\n}\n" ::"r"(
                    shared_address(bar)),
                "r"(cta)
                : "memory");
