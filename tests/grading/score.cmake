@@ -22,10 +22,11 @@ if(CMAKE_SCRIPT_MODE_FILE)
   # cmake -DSCORE=<pp-score> -DRUBRIC=<rubric> -DOUT=<dir> -DFULL=ON -DCTEST=<ctest>
   #       -DBUILD=<build folder> -P score.cmake
   if(FULL)
-    # What grading/grade runs for a lab: the tests of the gauntlet's checks and
-    # perf (labels grade, sanitizer, perf: cmake/Labs.cmake), and the lab's
+    # What grading/grade runs for a lab: the tests of the gauntlet's checks,
+    # perf and the technique (labels grade, sanitizer, perf, technique:
+    # cmake/Labs.cmake), and the lab's
     # build and symbol check. Each passed, perf at 1.4x the library peer.
-    execute_process(COMMAND "${CTEST}" --test-dir "${BUILD}" -N -L "^(grade|sanitizer|perf)$"
+    execute_process(COMMAND "${CTEST}" --test-dir "${BUILD}" -N -L "^(grade|sanitizer|perf|technique)$"
                     OUTPUT_VARIABLE listing RESULT_VARIABLE code)
     string(REGEX MATCHALL "Test +#[0-9]+: [^\n]+" listed "${listing}")
     if(NOT code EQUAL 0 OR listed STREQUAL "")
