@@ -526,19 +526,6 @@ function(pp_add_submission_lab lab grader source perf_size contract)
     $<TARGET_FILE:pp-symcheck> --allow ${PROJECT_SOURCE_DIR}/grading/allowed-symbols.txt
     --sections ${PROJECT_SOURCE_DIR}/grading/allowed-sections.txt --contract ${contract}
     --verdict ${results}/${lab}.symbols.verdict $<TARGET_OBJECTS:${lab}-student>)
-  # The technique: pp-technique reads the object's SASS, which cuobjdump
-  # lists inside the sandbox (grading/sandbox inspect): the object is the
-  # student's, and cuobjdump parses it.
-  set(technique_sandbox "")
-  if(PP_SANDBOX)
-    set(technique_sandbox --sandbox ${PP_SANDBOX})
-  endif()
-  foreach(variant IN LISTS PP_TECHNIQUE_VARIANTS)
-    pp_submission_test(${lab} ${lab}.technique.${variant} 120 host
-      $<TARGET_FILE:pp-technique> --rung ${variant} ${PP_TECHNIQUE_${variant}_ARGS}
-      --verdict ${results}/${lab}.technique.${variant}.verdict --cuobjdump ${PP_CUOBJDUMP} ${technique_sandbox}
-      $<TARGET_OBJECTS:${lab}-student>)
-  endforeach()
   foreach(check IN LISTS PP_CHECKS)
     set(args ${PP_CHECK_${check}_ARGS})
     set(check_sandboxed ${sandboxed})
@@ -576,6 +563,19 @@ function(pp_add_submission_lab lab grader source perf_size contract)
           ${checker} ${seed} ${args} --verdict ${results}/${name}.verdict -- ${sandboxed})
       endif()
     endif()
+  endforeach()
+  # The technique: pp-technique reads the object's SASS, which cuobjdump
+  # lists inside the sandbox (grading/sandbox inspect): the object is the
+  # student's, and cuobjdump parses it.
+  set(technique_sandbox "")
+  if(PP_SANDBOX)
+    set(technique_sandbox --sandbox ${PP_SANDBOX})
+  endif()
+  foreach(variant IN LISTS PP_TECHNIQUE_VARIANTS)
+    pp_submission_test(${lab} ${lab}.technique.${variant} 120 host
+      $<TARGET_FILE:pp-technique> --rung ${variant} ${PP_TECHNIQUE_${variant}_ARGS}
+      --verdict ${results}/${lab}.technique.${variant}.verdict --cuobjdump ${PP_CUOBJDUMP} ${technique_sandbox}
+      $<TARGET_OBJECTS:${lab}-student>)
   endforeach()
   # Graded perf: 10 timed repetitions after 2 warm-ups, not 20 after 3: the
   # tiers are generous fractions of the peer's speed, and the timed tests,

@@ -262,6 +262,9 @@ pp_score_test(csv-header ${rubric} "-DHEADER=student,score,max_score,${rubric_la
 foreach(case IN ITEMS mixed not-built missing-lab symbols-fail bad-bytes)
   pp_score_test(${case} ${fixtures}/rubric.txt -DCASE=${fixtures}/${case} -DOUT=${out}/${case})
 endforeach()
+# A technique test counts only with its rung (with-rung): not where the rung failed,
+# nor where it exited 0 with a failing verdict, listed after the technique test.
+pp_score_test(with-rung ${fixtures}/with-rung/rubric.txt -DCASE=${fixtures}/with-rung -DOUT=${out}/with-rung)
 # Fair on any GPU: one submission graded with the same seed on an H100 and on
 # an L4 (times several times longer, the same ratios to the library peer)
 # scores the same, every report alike.
