@@ -151,7 +151,8 @@ static int parse_instruction(char *t) {
     if (*p != ' ' && *p != '\t') return -1;
     p += strspn(p, " \t");
   }
-  size_t n = strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.");
+  /* Modifiers may hold lower case: HGMMA.64x128x16.F32.BF16. */
+  size_t n = strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.");
   if (n == 0 || !isupper((unsigned char)*p) || p[n - 1] == '.') return -1;
   char *semicolon = strchr(p + n, ';');
   if (!semicolon || (p[n] != ' ' && p[n] != '\t' && p[n] != ';')) return -1;
@@ -378,10 +379,13 @@ static function *find_function(size_t cubin, const char *name) {
   return NULL;
 }
 
-/* A branch's or call's target: "0x480" or "`(.L_x_3)" or "`(_Z4stepv)". Writes
- * the address or the symbol; returns 1 for an address, 2 for a symbol, 0 if neither. */
+/* A branch's or call's target, its last operand ("BRA.DIV UR4, 0x480"):
+ * "0x480" or "`(.L_x_3)" or "`(_Z4stepv)". Writes the address or the symbol;
+ * returns 1 for an address, 2 for a symbol, 0 if neither. */
 static int target_of(const char *operands, unsigned long *address, char *symbol, size_t size) {
-  const char *p = operands + strspn(operands, " \t");
+  const char *p = strrchr(operands, ',');
+  p = p ? p + 1 : operands;
+  p += strspn(p, " \t");
   const char *tick = strstr(p, "`(");
   if (tick) {
     const char *close = strchr(tick, ')');
