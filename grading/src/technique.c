@@ -199,6 +199,7 @@ static int parse_line(char *line) {
   }
   if (starts(t, "code for ")) return parse_code_for(t + 9);
   if (starts(t, ".headerflags")) return current ? 0 : -1;
+  if (starts(t, ".target")) return cubin_count && !current ? 0 : -1; /* ".target sm_90a", after "code for" */
   if (strspn(t, ".") == n) { /* "........": the end of a function's code */
     current = NULL;
     return 0;
@@ -208,9 +209,10 @@ static int parse_line(char *line) {
     current = NULL;
     return 0;
   }
-  /* A header's "key = value" (arch = sm_90, code version = [1,8], host = linux). */
+  /* A header's "key = value" (arch = sm_90, code version = [1,8], ptxasOptions = ...). */
   char *equals = strstr(t, " = ");
-  if (equals && !current && equals > t && strspn(t, "abcdefghijklmnopqrstuvwxyz _") >= (size_t)(equals - t))
+  if (equals && !current && equals > t &&
+      strspn(t, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ _") >= (size_t)(equals - t))
     return 0;
   return -1;
 }
