@@ -1,15 +1,16 @@
 /* pp-technique: does a rung's compiled code show the rung's technique?
  *
- *   pp-technique --rung VARIANT --kernels NAME[,NAME...] --facts FACT[,FACT...] [--verdict FILE]
+ *   pp-technique --rung VARIANT --check NAME[,NAME...]=FACT[,FACT...] [--check ...] [--verdict FILE]
  *                (--listing FILE | --cuobjdump PROGRAM [--sandbox SCRIPT] OBJECT)
  *
  * Reads the SASS of a compiled lab file, as `cuobjdump -sass OBJECT` lists it
  * (run by this program, inside grading/sandbox's `inspect` box with
- * --sandbox, or read from FILE with --listing), and checks each FACT on every
- * kernel NAME: a kernel's functions are those whose name, demangled to its
- * base name, is NAME (each instance of a template), with the functions they
- * call. The facts are the table below; the lab's pp_add_lab() TECHNIQUE says
- * which hold for which rung (cmake/Labs.cmake).
+ * --sandbox, or read from FILE with --listing), and checks each --check's
+ * FACTs on each of its kernels NAME: a kernel's functions are those whose
+ * name, demangled to its base name, is NAME (each instance of a template),
+ * with the functions they call by name. The facts are the table below; the
+ * lab's pp_add_lab() TECHNIQUE says which hold for which rung
+ * (cmake/Labs.cmake).
  *
  * The listing is the submission's, so it is parsed as untrusted text and
  * fails closed: a line that is none of the forms below, a kernel that is not
@@ -27,7 +28,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
 #include <errno.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
