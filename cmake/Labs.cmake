@@ -4,7 +4,15 @@
 #              VARIANTS <names...> GIVEN <names...> [SMALL_SMEM <names...>]
 #              [STRESS <names...> [STRESS_DATASET <dataset>]]
 #              PERF_SIZE <size> MIN_SPEEDUP <ratio>
-#              [LARGE_SIZES <sizes...> [LARGE_DATASET <dataset>]] [ARCH_SPECIFIC])
+#              [LARGE_SIZES <sizes...> [LARGE_DATASET <dataset>]]
+#              [TECHNIQUE "<variant> <kernel>[,<kernel>...] <fact>[,<fact>...]"...] [ARCH_SPECIFIC])
+#
+# TECHNIQUE: each rung's technique, as facts about its compiled kernels (one
+# string per rung, or several for one rung whose kernels show different
+# facts): the kernels by the names the skeleton gives them, the facts by the
+# names of pp-technique's table (grading/src/technique.c: shuffle, load-128,
+# cp-async, wgmma, no-local, tree-unrolled, ...). Each such variant gets a test
+# <lab>.technique.<variant> (below).
 #
 # ARCH_SPECIFIC: the lab file uses instructions of one architecture only
 # (Hopper's warpgroup instructions, wgmma and setmaxnreg, exist in sm_90a
@@ -28,6 +36,11 @@
 #                                 does not fit is skipped: "GPU too small"): sizes too costly
 #                                 to repeat in every test, one past 2^32 elements in each
 #                                 array whose index can pass it
+#   <lab>.technique.<variant>     (TECHNIQUE variants) the facts, read from the lab file's
+#                                 compiled object by pp-technique (cuobjdump -sass; in a
+#                                 graded submission inside the sandbox): a rung that is right
+#                                 without its technique fails this test alone; skipped
+#                                 where there is no cuobjdump
 #   <lab>.stress.<variant>        (STRESS variants: those whose blocks exchange results within
 #                                 one launch, or whose passes must not overwrite what another
 #                                 block still reads) many short runs beside an interfering
@@ -158,6 +171,37 @@ function(pp_gauntlet)
     set(PP_CHECK_stress_REVERSED ON PARENT_SCOPE)
   endif()
   set(PP_CHECKS ${checks} PARENT_SCOPE)
+endfunction()
+
+# TECHNIQUE's entries (pp_add_lab) as pp-technique's arguments: sets in the
+# caller's scope PP_TECHNIQUE_VARIANTS, the variants in the order of VARIANTS,
+# and for each V PP_TECHNIQUE_<V>_ARGS, its --check NAME,...=FACT,... words.
+function(pp_technique)
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "" "VARIANTS;GIVEN;ENTRIES")
+  set(variants "")
+  foreach(entry IN LISTS ARG_ENTRIES)
+    string(REGEX REPLACE "[ \t]+" ";" words "${entry}")
+    list(LENGTH words count)
+    if(NOT count EQUAL 3)
+      message(FATAL_ERROR "TECHNIQUE '${entry}': want '<variant> <kernel>[,<kernel>...] <fact>[,<fact>...]'")
+    endif()
+    list(GET words 0 variant)
+    list(GET words 1 kernels)
+    list(GET words 2 facts)
+    if(NOT variant IN_LIST ARG_VARIANTS OR variant IN_LIST ARG_GIVEN)
+      message(FATAL_ERROR "TECHNIQUE names ${variant}, which is not among the VARIANTS the student writes")
+    endif()
+    list(APPEND variants ${variant})
+    list(APPEND args_${variant} --check "${kernels}=${facts}")
+  endforeach()
+  set(ordered "")
+  foreach(variant IN LISTS ARG_VARIANTS)
+    if(variant IN_LIST variants)
+      list(APPEND ordered ${variant})
+      set(PP_TECHNIQUE_${variant}_ARGS ${args_${variant}} PARENT_SCOPE)
+    endif()
+  endforeach()
+  set(PP_TECHNIQUE_VARIANTS ${ordered} PARENT_SCOPE)
 endfunction()
 
 # pp-gauntlet's checks for a mutant of a lab with variants <variants>: every
@@ -520,6 +564,19 @@ function(pp_add_submission_lab lab grader source perf_size contract)
       endif()
     endif()
   endforeach()
+  # The technique: pp-technique reads the object's SASS, which cuobjdump
+  # lists inside the sandbox (grading/sandbox inspect): the object is the
+  # student's, and cuobjdump parses it.
+  set(technique_sandbox "")
+  if(PP_SANDBOX)
+    set(technique_sandbox --sandbox ${PP_SANDBOX})
+  endif()
+  foreach(variant IN LISTS PP_TECHNIQUE_VARIANTS)
+    pp_submission_test(${lab} ${lab}.technique.${variant} 120 host
+      $<TARGET_FILE:pp-technique> --rung ${variant} ${PP_TECHNIQUE_${variant}_ARGS}
+      --verdict ${results}/${lab}.technique.${variant}.verdict --cuobjdump ${PP_CUOBJDUMP} ${technique_sandbox}
+      $<TARGET_OBJECTS:${lab}-student>)
+  endforeach()
   # Graded perf: 10 timed repetitions after 2 warm-ups, not 20 after 3: the
   # tiers are generous fractions of the peer's speed, and the timed tests,
   # which hold the GPU alone, then take half the time.
@@ -530,7 +587,8 @@ endfunction()
 
 function(pp_add_lab lab)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "ARCH_SPECIFIC" "SOURCE;PERF_SIZE;MIN_SPEEDUP;STRESS_DATASET;LARGE_DATASET"
-                        "GRADER;LIBRARIES;VARIANTS;GIVEN;SMALL_SMEM;STRESS;LARGE_SIZES")
+                        "GRADER;LIBRARIES;VARIANTS;GIVEN;SMALL_SMEM;STRESS;LARGE_SIZES;TECHNIQUE")
+  pp_technique(VARIANTS ${ARG_VARIANTS} GIVEN ${ARG_GIVEN} ENTRIES ${ARG_TECHNIQUE})
   set(PP_LAB_ARCHITECTURES "") # read by pp_lab_file_target() in the functions called below
   if(ARG_ARCH_SPECIFIC)
     pp_arch_specific(PP_LAB_ARCHITECTURES)
@@ -614,6 +672,14 @@ function(pp_add_lab lab)
   pp_gpu_test(${lab}.perf ${lab} --size ${ARG_PERF_SIZE} --min-speedup ${ARG_MIN_SPEEDUP}
               --json ${PROJECT_BINARY_DIR}/results/${lab}-perf.json)
   set_tests_properties(${lab}.perf PROPERTIES LABELS "${lab};gpu;perf" RUN_SERIAL ON)
+  # The technique, read from the runner's object (the lab file alone: the
+  # grader is another target's). Host tests: cuobjdump needs no GPU.
+  foreach(variant IN LISTS PP_TECHNIQUE_VARIANTS)
+    add_test(NAME ${lab}.technique.${variant}
+             COMMAND pp-technique --rung ${variant} ${PP_TECHNIQUE_${variant}_ARGS} --cuobjdump ${PP_CUOBJDUMP}
+                     $<TARGET_OBJECTS:${lab}>)
+    set_tests_properties(${lab}.technique.${variant} PROPERTIES LABELS "${lab};technique" SKIP_RETURN_CODE 77)
+  endforeach()
   # The file's table and VARIANTS agree (a graded submission's checker takes
   # its table from VARIANTS).
   add_test(NAME ${lab}.variants

@@ -1,7 +1,8 @@
 # The `grade` target, every workflow's last step: runs every test of the build
 # (ctest), then ends the output with what that run means, computed from the
 # run's JUnit file and the tests' labels (gpu: needs a GPU; given: a variant
-# given complete in the skeleton). The tests run in parallel, as many at once
+# given complete in the skeleton; technique: a rung's technique read from its
+# compiled code, a test of the student's variant that needs no GPU). The tests run in parallel, as many at once
 # as CTEST_PARALLEL_LEVEL says, or else as there are cores (one after another,
 # the check workflow's tests would take about 25 minutes on a GPU); the
 # timing tests still run alone (RUN_SERIAL). Usage:
@@ -70,6 +71,7 @@ endif()
 list_tests(tests)
 list_tests(gpu_tests -L "^gpu$")
 list_tests(given_tests -L "^given$")
+list_tests(technique_tests -L "^technique$")
 
 # Outcomes. CTest's JUnit marks both a skip (exit 77) and a test that could
 # not start (its program missing) as "notrun"; only the first is a skip.
@@ -99,8 +101,8 @@ endif()
 # Each outcome split by kind, in the order the tests were declared: GPU or
 # host; and among failures, the student's (a lab's GPU test of a variant not
 # given) or not.
-foreach(list IN ITEMS gpu_ran gpu_skipped host_passed host_skipped host_failed todo_failed
-                      other_failed)
+foreach(list IN ITEMS gpu_ran gpu_skipped host_passed host_skipped host_failed technique_passed
+                      technique_skipped technique_failed todo_failed other_failed)
   set(${list} "")
 endforeach()
 foreach(name IN LISTS tests)
@@ -110,6 +112,14 @@ foreach(name IN LISTS tests)
     else()
       list(APPEND gpu_ran ${name})
     endif()
+  elseif(name IN_LIST technique_tests)
+    if(name IN_LIST passed)
+      list(APPEND technique_passed ${name})
+    elseif(name IN_LIST skipped)
+      list(APPEND technique_skipped ${name})
+    elseif(name IN_LIST failed)
+      list(APPEND technique_failed ${name})
+    endif()
   elseif(name IN_LIST passed)
     list(APPEND host_passed ${name})
   elseif(name IN_LIST skipped)
@@ -118,7 +128,8 @@ foreach(name IN LISTS tests)
     list(APPEND host_failed ${name})
   endif()
   if(name IN_LIST failed)
-    if(name MATCHES "^[0-9][0-9]-" AND name IN_LIST gpu_tests AND NOT name IN_LIST given_tests)
+    if(name MATCHES "^[0-9][0-9]-" AND (name IN_LIST gpu_tests OR name IN_LIST technique_tests)
+       AND NOT name IN_LIST given_tests)
       list(APPEND todo_failed ${name})
     else()
       list(APPEND other_failed ${name})
@@ -169,8 +180,16 @@ if(gpu_ran STREQUAL "" AND NOT gpu_skipped STREQUAL "")
     set(why "No GPU test ran")
   endif()
   tally(host host_passed host_skipped host_failed)
-  say("${why}: ${gpu_skipped_count} GPU tests skipped, nothing was graded (host tests: ${host}).")
-  if(host_failed STREQUAL "")
+  if(technique_passed STREQUAL "" AND technique_failed STREQUAL "")
+    say("${why}: ${gpu_skipped_count} GPU tests skipped, nothing was graded (host tests: ${host}).")
+  else()
+    # cuobjdump is here: the rungs' technique was read from their code.
+    tally(technique technique_passed technique_skipped technique_failed)
+    say("${why}: ${gpu_skipped_count} GPU tests skipped, only the compiled code's technique was graded "
+        "(technique: ${technique}; host tests: ${host}).")
+  endif()
+  # The student's technique tests fail while their TODOs are not done.
+  if(host_failed STREQUAL "" AND (student_grade OR technique_failed STREQUAL ""))
     set(exit_code 0)
   endif()
 elseif(failed STREQUAL "")
@@ -204,7 +223,7 @@ elseif(student_grade AND other_failed STREQUAL "")
   # Next: the first lab with a failure, its first failing variant if any.
   list(GET labs 0 lab)
   file(GLOB lab_file RELATIVE ${SOURCE} ${SOURCE}/${student_folder}/${lab}/*.cu)
-  list(FILTER failing_${lab} EXCLUDE REGEX "^(perf|large|sanitizer[.].*)$")
+  list(FILTER failing_${lab} EXCLUDE REGEX "^(perf|large|sanitizer[.].*|technique[.].*)$")
   if(failing_${lab})
     list(GET failing_${lab} 0 variant)
     set(step "write ${variant} in ${lab_file}")

@@ -386,6 +386,16 @@ EOF
       -- cc -c "$work/ok.c" -o "$work/obj.o"                # a check that cannot run passes nothing
     [ ! -e "$work/obj.o" ] || fail "an object whose section check could not run was copied out"
 
+    # The inspection (pp-technique's cuobjdump): its --ro files and the
+    # system's, no GPU, no /sys; the listing on stdout, whole.
+    run 0 sh "$sandbox" inspect --ro "$work/ok.c" -- sh -c "cat '$work/ok.c' && ! cat '$work/secret.txt' && ! ls /sys/bus && ! ls /dev/nvidiactl && ! ls '$tree/grading' && ! (echo x > '$work/ok.c')"
+    has "$work/log" "int f(void) { return 1; }"
+    lacks "$work/log" "outside"
+    sh "$sandbox" inspect --ro "$work/ok.c" -- sh -c "head -c 20000000 /dev/zero" | cmp -s -n 20000000 - /dev/zero ||
+      fail "inspect cut or changed its command's stdout"
+    run 2 sh "$sandbox" inspect -- true                     # nothing to read: refused
+    has "$work/log" "no --ro PATH"
+
     # The link: in the build's folder, it sees the files its command names
     # (relative or not), and no other; its output is copied out only when it
     # succeeded.

@@ -22,10 +22,11 @@ if(CMAKE_SCRIPT_MODE_FILE)
   # cmake -DSCORE=<pp-score> -DRUBRIC=<rubric> -DOUT=<dir> -DFULL=ON -DCTEST=<ctest>
   #       -DBUILD=<build folder> -P score.cmake
   if(FULL)
-    # What grading/grade runs for a lab: the tests of the gauntlet's checks and
-    # perf (labels grade, sanitizer, perf: cmake/Labs.cmake), and the lab's
+    # What grading/grade runs for a lab: the tests of the gauntlet's checks,
+    # perf and the technique (labels grade, sanitizer, perf, technique:
+    # cmake/Labs.cmake), and the lab's
     # build and symbol check. Each passed, perf at 1.4x the library peer.
-    execute_process(COMMAND "${CTEST}" --test-dir "${BUILD}" -N -L "^(grade|sanitizer|perf)$"
+    execute_process(COMMAND "${CTEST}" --test-dir "${BUILD}" -N -L "^(grade|sanitizer|perf|technique)$"
                     OUTPUT_VARIABLE listing RESULT_VARIABLE code)
     string(REGEX MATCHALL "Test +#[0-9]+: [^\n]+" listed "${listing}")
     if(NOT code EQUAL 0 OR listed STREQUAL "")
@@ -261,6 +262,9 @@ pp_score_test(csv-header ${rubric} "-DHEADER=student,score,max_score,${rubric_la
 foreach(case IN ITEMS mixed not-built missing-lab symbols-fail bad-bytes)
   pp_score_test(${case} ${fixtures}/rubric.txt -DCASE=${fixtures}/${case} -DOUT=${out}/${case})
 endforeach()
+# A technique test counts only with its rung (with-rung): not where the rung failed,
+# nor where it exited 0 with a failing verdict, listed after the technique test.
+pp_score_test(with-rung ${fixtures}/with-rung/rubric.txt -DCASE=${fixtures}/with-rung -DOUT=${out}/with-rung)
 # Fair on any GPU: one submission graded with the same seed on an H100 and on
 # an L4 (times several times longer, the same ratios to the library peer)
 # scores the same, every report alike.

@@ -100,6 +100,29 @@ grade_case(no-gpu-host-fails all 1
   harness.count pass harness,host cli.list fail cli,host
   01-dot-product.mutant.missing-barrier skip 01-dot-product,gpu,mutant)
 
+# No GPU, but cuobjdump: the technique tests ran; the student's failures are TODOs, an
+# instructor's are failures.
+grade_case(no-gpu-technique labs 0
+  "No CUDA device: 1 GPU tests skipped, only the compiled code's technique was graded (technique: 1 passed, 1 FAILED: 01-dot-product.technique.v5-warp-shuffle; host tests: 2 passed)."
+  ""
+  ${host}
+  01-dot-product.v1-interleaved skip 01-dot-product,gpu,grade
+  01-dot-product.technique.v4-unrolled pass 01-dot-product,technique
+  01-dot-product.technique.v5-warp-shuffle fail 01-dot-product,technique)
+grade_case(no-gpu-technique-all all 1
+  "No CUDA device: 1 GPU tests skipped, only the compiled code's technique was graded (technique: 0 passed, 1 FAILED: 01-dot-product.technique.v5-warp-shuffle; host tests: 2 passed)."
+  ""
+  ${host}
+  01-dot-product.v1-interleaved skip 01-dot-product,gpu,grade
+  01-dot-product.technique.v5-warp-shuffle fail 01-dot-product,technique)
+# Without cuobjdump the technique tests skip, and the line is as without them.
+grade_case(no-gpu-no-cuobjdump labs 0
+  "No CUDA device: 1 GPU tests skipped, nothing was graded (host tests: 2 passed)."
+  ""
+  ${host}
+  01-dot-product.v1-interleaved skip 01-dot-product,gpu,grade
+  01-dot-product.technique.v5-warp-shuffle skip 01-dot-product,technique)
+
 # The student's first run on a GPU: the given variant passes, the TODOs fail.
 grade_case(skeleton labs 0
   "  cmake --build --preset student --target 01-dot-product && ctest --preset student -L 01-dot-product"
@@ -119,6 +142,14 @@ grade_case(challenge-skeleton challenge 0
   ${host}
   01-dot-product.v0-serial pass 01-dot-product,gpu,grade,given
   01-dot-product.v1-interleaved fail 01-dot-product,gpu,grade)
+# Only a technique test fails: the next step names it, not a variant to write.
+grade_case(technique-fails labs 0
+  "  cmake --build --preset student --target 01-dot-product && ctest --preset student -L 01-dot-product"
+  "01-dot-product: technique.v5-warp-shuffle\n.*fix in labs/01-dot-product/dot_product.cu what 01-dot-product.technique.v5-warp-shuffle reports above"
+  ${host}
+  01-dot-product.v0-serial pass 01-dot-product,gpu,grade,given
+  01-dot-product.v5-warp-shuffle pass 01-dot-product,gpu,grade
+  01-dot-product.technique.v5-warp-shuffle fail 01-dot-product,technique)
 grade_case(perf-fails labs 0
   "  cmake --build --preset student --target 01-dot-product && ctest --preset student -L 01-dot-product"
   "fix in labs/01-dot-product/dot_product.cu what 01-dot-product.perf reports above"

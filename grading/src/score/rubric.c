@@ -76,6 +76,11 @@ static void add_rule(Rubric *r, char **field, int fields, int line) {
   } else if (!number(field[1], &rule->points)) {
     die(r->path, line, "'%s' is not points, 'gate' or 'tiers'", field[1]);
   }
+  if (next < fields && !strcmp(field[next], "with-rung")) {
+    if (rule->kind != POINTS) die(r->path, line, "'with-rung' goes with points, not 'gate' or 'tiers'");
+    rule->with_rung = 1;
+    ++next;
+  }
   if (next < fields) {
     int v = visibility_index(field[next]);
     if (v == VISIBILITIES)

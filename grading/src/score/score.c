@@ -69,6 +69,21 @@ static void score_test(Grading *g, Test *t) {
   LabScore *lab_score = &g->lab[t->lab];
   if (t->state == PASS && v.has_peer && !lab_score->vs_peer) lab_score->vs_peer = v.vs_peer;
   if (t->state == PASS) t->score = points(t, &v, o);
+  if (t->state == PASS && t->rule->with_rung) {
+    /* <lab>.<check>.<variant> counts with its rung, <lab>.<variant>, alone:
+     * the technique of a rung that is not right earns nothing. */
+    const char *check = t->name + strlen(lab), *variant = strchr(check + 1, '.');
+    char rung[512] = "";
+    if (variant) snprintf(rung, sizeof rung, "%s%s", lab, variant);
+    State state = MISSING;
+    for (int i = 0; i < g->results->tests; ++i)
+      if (!strcmp(g->results->test[i].name, rung)) state = g->results->test[i].state;
+    if (state != PASS) {
+      t->score = 0;
+      fprintf(o, "0 points: it counts only with %s, which %s\n", *rung ? rung : "its rung",
+              state == MISSING ? "did not run" : "did not pass");
+    }
+  }
   if (t->state != PASS) (build ? put_log_errors : put_log_tail)(o, dir, t->name);
   fclose(o);
   free_verdict(&v);
@@ -120,7 +135,11 @@ void score_all(Grading *g) {
     if (!is_pattern(name) && g->lab[lab].tests && !has_test(results, name))
       add_missing(results, r, name, lab);
   }
-  for (int i = 0; i < results->tests; ++i) score_test(g, &results->test[i]);
+  /* Those that count with their rung after the rungs, whose verdicts may fail them. */
+  for (int i = 0; i < results->tests; ++i)
+    if (!results->test[i].rule->with_rung) score_test(g, &results->test[i]);
+  for (int i = 0; i < results->tests; ++i)
+    if (results->test[i].rule->with_rung) score_test(g, &results->test[i]);
   for (int l = 0; l < r->labs; ++l) {
     score_lab(g, l);
     g->total += g->lab[l].score;

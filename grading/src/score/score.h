@@ -23,6 +23,7 @@ typedef struct {
   double points; /* tiers: the top tier's */
   struct { double ratio, points; } tier[MAX_TIERS];
   int tiers, line;
+  int with_rung; /* "with-rung": <lab>.<check>.<variant> scores only where <lab>.<variant> passed */
   const char *visibility;
 } Rule;
 
