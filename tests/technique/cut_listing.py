@@ -34,6 +34,10 @@ def main(dump, out, wanted):
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] in (["-h"], ["--help"]):
+        print(__doc__)
+        sys.exit(0)
     if len(sys.argv) < 4:
-        sys.exit(__doc__)
+        sys.stderr.write(__doc__)
+        sys.exit(2)
     main(sys.argv[1], sys.argv[2], sys.argv[3:])
