@@ -33,48 +33,21 @@
  * "status pass|fail|error" and one "note" per reason.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
 #include <fnmatch.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
+
+#include "listing.h"
 
 enum { PASS = 0, FAIL = 1, USAGE = 2 };
 
 #define HEX "0123456789abcdefABCDEF"
-
-/* Running out of memory ends the check with exit code 2 and no verdict file:
- * never a pass. */
-static void *checked(void *p) {
-  if (!p) {
-    fprintf(stderr, "error: out of memory\n");
-    exit(USAGE);
-  }
-  return p;
-}
-
-static char *copy_of(const char *text, size_t n) {
-  char *s = checked(malloc(n + 1));
-  memcpy(s, text, n);
-  s[n] = '\0';
-  return s;
-}
-
-/* Grows @p array of @p count elements of @p size by one; returns the new one, zeroed. */
-static void *grow(void **array, size_t *count, size_t *capacity, size_t size) {
-  if (*count == *capacity) {
-    *capacity = *capacity ? 2 * *capacity : 16;
-    *array = checked(realloc(*array, *capacity * size));
-  }
-  char *element = (char *)*array + (*count)++ * size;
-  memset(element, 0, size);
-  return element;
-}
+#define BLANKS " \t" /* what separates the fields of a line */
 
 typedef struct strings {
   char **at;
@@ -82,7 +55,8 @@ typedef struct strings {
 } strings;
 
 static void append(strings *list, char *s) {
-  *(char **)grow((void **)&list->at, &list->count, &list->capacity, sizeof *list->at) = s;
+  list->at = pp_grow(list->at, &list->count, &list->capacity, sizeof *list->at);
+  list->at[list->count - 1] = s;
 }
 
 static int contains(const strings *list, const char *s) {
@@ -133,7 +107,7 @@ static void refuse(const char *format, ...) {
   va_copy(again, args);
   int n = vsnprintf(NULL, 0, format, args);
   va_end(args);
-  char *line = checked(malloc(n > 0 ? (size_t)n + 1 : 1));
+  char *line = pp_checked(malloc(n > 0 ? (size_t)n + 1 : 1));
   line[0] = '\0';
   if (n > 0) vsnprintf(line, (size_t)n + 1, format, again);
   va_end(again);
@@ -152,17 +126,6 @@ static const char *match(const strings *patterns, const char *name) {
   return NULL;
 }
 
-/* Splits @p line at blanks into at most @p most fields; returns their number,
- * or most + 1 if there are more. */
-static size_t split(char *line, char **fields, size_t most) {
-  size_t n = 0;
-  for (char *save = NULL, *f = strtok_r(line, " \t", &save); f; f = strtok_r(NULL, " \t", &save)) {
-    if (n == most) return most + 1;
-    fields[n++] = f;
-  }
-  return n;
-}
-
 /* Reads the lines "allow PATTERN" of @p path into @p allow and, where @p deny
  * is not NULL, "deny PATTERN" into @p deny; '#' begins a comment line. */
 static int read_list(const char *path, strings *allow, strings *deny) {
@@ -177,7 +140,7 @@ static int read_list(const char *path, strings *allow, strings *deny) {
   while (status == PASS && getline(&line, &capacity, f) >= 0) {
     ++number;
     line[strcspn(line, "\r\n")] = '\0';
-    size_t n = split(line, field, 2);
+    size_t n = pp_split(line, BLANKS, field, 2);
     if (n == 0 || field[0][0] == '#') continue;
     int is_allow = !strcmp(field[0], "allow");
     if (n != 2 || (!is_allow && (!deny || strcmp(field[0], "deny")))) {
@@ -185,7 +148,7 @@ static int read_list(const char *path, strings *allow, strings *deny) {
               deny ? " or 'deny PATTERN'" : "");
       status = USAGE;
     } else {
-      append(is_allow ? allow : deny, copy_of(field[1], strlen(field[1])));
+      append(is_allow ? allow : deny, pp_copy_of(field[1], strlen(field[1])));
     }
   }
   free(line);
@@ -219,7 +182,7 @@ static int read_contract(const char *path) {
     while (begin > start && (begin[-1] == '_' || (begin[-1] >= '0' && begin[-1] <= '9') ||
                              ((begin[-1] | 0x20) >= 'a' && (begin[-1] | 0x20) <= 'z')))
       --begin;
-    if (begin < end) append(&contract, copy_of(begin, (size_t)(end - begin)));
+    if (begin < end) append(&contract, pp_copy_of(begin, (size_t)(end - begin)));
   }
   free(line);
   fclose(f);
@@ -244,78 +207,34 @@ static void refuse_name(const char *name) {
 }
 
 /* Runs @p command (NULL-terminated, the object last) and hands each line of
- * its output to @p parse, which returns -1 for a line it cannot parse.
+ * its output, however long the output is (every symbol is kept, above), to
+ * @p parse, which returns -1 for a line it cannot parse.
  * Returns PASS; FAIL after refusing the object if the tool fails, says
  * anything on stderr, or writes a line that does not parse; USAGE if the tool
  * cannot be run. */
 static int run_tool(char *const *command, int (*parse)(char *line)) {
   const char *tool = command[0];
-  FILE *complaints = tmpfile();
   format_seen = 0;
-  int out[2];
-  if (!complaints || pipe(out)) {
-    fprintf(stderr, "error: cannot run %s: %s\n", tool, strerror(errno));
-    if (complaints) fclose(complaints);
-    return USAGE;
-  }
-  fflush(stdout);
-  pid_t child = fork();
-  if (child == 0) {
-    setenv("LC_ALL", "C", 1); /* the listings' words, untranslated */
-    dup2(out[1], STDOUT_FILENO);
-    dup2(fileno(complaints), STDERR_FILENO);
-    close(out[0]);
-    close(out[1]);
-    execvp(tool, command);
-    _exit(127);
-  }
-  close(out[1]);
-  if (child < 0) {
-    fprintf(stderr, "error: cannot run %s: %s\n", tool, strerror(errno));
-    close(out[0]);
-    fclose(complaints);
-    return USAGE;
-  }
-  FILE *listing = checked(fdopen(out[0], "r"));
-  char *line = NULL, *unparsed = NULL;
-  size_t capacity = 0;
-  ssize_t len;
-  while ((len = getline(&line, &capacity, listing)) >= 0) {
-    if (len > 0 && line[len - 1] == '\n') line[--len] = '\0';
-    /* Keep reading after a line that does not parse, so that the tool ends;
-     * quote it as it was, before parse() split it. */
-    if (unparsed) continue;
-    char *text = copy_of(line, (size_t)len);
-    if (strlen(line) != (size_t)len || parse(line))
-      unparsed = text;
-    else
-      free(text);
-  }
-  fclose(listing);
-  int wait_status = 0;
-  while (waitpid(child, &wait_status, 0) < 0 && errno == EINTR) {}
-  rewind(complaints);
-  len = getline(&line, &capacity, complaints);
-  fclose(complaints);
-  if (len > 0) line[strcspn(line, "\n")] = '\0';
-  int exited = WIFEXITED(wait_status), code = exited ? WEXITSTATUS(wait_status) : -1;
+  pp_listing run;
+  if (pp_run_listing(command, SIZE_MAX, parse, &run)) return USAGE;
   int status = PASS;
-  if (code == 127) {
-    fprintf(stderr, "error: cannot run %s%s%s\n", tool, len > 0 ? ": " : "", len > 0 ? line : "");
+  if (run.code == 127) {
+    fprintf(stderr, "error: cannot run %s%s%s\n", tool, run.complaint ? ": " : "",
+            run.complaint ? run.complaint : "");
     status = USAGE;
-  } else if (code != 0 || len > 0) {
-    if (len > 0)
-      refuse("cannot read %s: %s", object, line);
+  } else if (run.code != 0 || run.complaint) {
+    if (run.complaint)
+      refuse("cannot read %s: %s", object, run.complaint);
     else
-      refuse("cannot read %s: %s %s", object, tool, exited ? "failed" : "was killed");
+      refuse("cannot read %s: %s %s", object, tool, run.code >= 0 ? "failed" : "was killed");
     status = FAIL;
-  } else if (unparsed) {
+  } else if (run.unparsed) {
     refuse("cannot read %s: %s wrote a line that pp-symcheck cannot parse: '%.300s'", object, tool,
-           unparsed);
+           run.unparsed);
     status = FAIL;
   }
-  free(line);
-  free(unparsed);
+  free(run.complaint);
+  free(run.unparsed);
   return status;
 }
 
@@ -336,7 +255,7 @@ static int parse_format(const char *line) {
  * v weak: the linker resolves them like U where it can). */
 static int parse_symbol(char *line) {
   char *field[4];
-  size_t n = split(line, field, 4);
+  size_t n = pp_split(line, BLANKS, field, 4);
   if (n < 2 || n > 4 || strlen(field[1]) != 1 || !strchr("AaBbCcDdGgIiNnpRrSsTtUuVvWw", field[1][0]))
     return -1;
   for (size_t i = 2; i < n; ++i)
@@ -346,7 +265,7 @@ static int parse_symbol(char *line) {
    * (an indirect function, a unique global) may reach other objects too. */
   char type = field[1][0];
   if ((strchr("ABCDGIRSTVW", type) || type == 'i' || type == 'u') && plain_name(name)) {
-    char *entry = checked(malloc(strlen(name) + 3));
+    char *entry = pp_checked(malloc(strlen(name) + 3));
     sprintf(entry, "%c %s", type, name);
     append(&defined, entry);
   }
@@ -377,7 +296,7 @@ static int read_reference(const char *text, reference *r) {
     break;
   }
   if (n == 0) return -1;
-  r->name = copy_of(text, n);
+  r->name = pp_copy_of(text, n);
   r->offset = offset;
   return 0;
 }
@@ -398,7 +317,8 @@ static int add_reference(function *f, const char *text, int pc_relative) {
       return 0;
     }
   }
-  *(reference *)grow((void **)&f->refs, &f->ref_count, &f->ref_capacity, sizeof *f->refs) = r;
+  f->refs = pp_grow(f->refs, &f->ref_count, &f->ref_capacity, sizeof *f->refs);
+  f->refs[f->ref_count - 1] = r;
   return 0;
 }
 
@@ -473,7 +393,7 @@ static int parse_disassembly(char *line) {
     return parse_format(line);
   }
   if (!strncmp(line, header, strlen(header)) && line[n - 1] == ':') {
-    char *section = copy_of(line + strlen(header), n - strlen(header) - 1);
+    char *section = pp_copy_of(line + strlen(header), n - strlen(header) - 1);
     if (!plain_name(section)) refuse_name(section);
     append(&code_sections, section);
     current = NULL;
@@ -481,8 +401,9 @@ static int parse_disassembly(char *line) {
   }
   if (hex && line[hex] == ' ' && line[hex + 1] == '<' && n >= hex + 5 && !strcmp(line + n - 2, ">:")) {
     if (!code_sections.count) return -1;
-    current = grow((void **)&functions, &function_count, &function_capacity, sizeof *functions);
-    current->name = copy_of(line + hex + 2, n - hex - 4);
+    functions = pp_grow(functions, &function_count, &function_capacity, sizeof *functions);
+    current = &functions[function_count - 1];
+    current->name = pp_copy_of(line + hex + 2, n - hex - 4);
     current->section = code_sections.at[code_sections.count - 1];
     current->start = strtoul(line, NULL, 16);
     if (!plain_name(current->name)) refuse_name(current->name);
@@ -558,7 +479,7 @@ static const char *const runtime_prefixes[] = {"_ZSt", "_ZNSt", "_ZNKSt", "_ZN9_
  * kernel _Z<rest> a stub named __device_stub__Z<rest>, which it calls. (A
  * kernel with C linkage has a C name, which could be any library's: refused.) */
 static int is_kernel(const char *name) {
-  char *stub = checked(malloc(strlen(name) + sizeof "__device_stub__"));
+  char *stub = pp_checked(malloc(strlen(name) + sizeof "__device_stub__"));
   sprintf(stub, "__device_stub__%s", name + 1);
   int found = 0;
   for (size_t i = 0; i < defined.count && !found; ++i) found = strstr(defined.at[i] + 2, stub) != NULL;
@@ -618,11 +539,11 @@ static int parse_data_relocation(char *line) {
   }
   if (!strncmp(line, header, strlen(header)) && n > strlen(header) + 2 && !strcmp(line + n - 2, "]:")) {
     free(relocated_section);
-    relocated_section = copy_of(line + strlen(header), n - strlen(header) - 2);
+    relocated_section = pp_copy_of(line + strlen(header), n - strlen(header) - 2);
     return 0;
   }
   char *field[3];
-  size_t count = split(line, field, 3);
+  size_t count = pp_split(line, BLANKS, field, 3);
   if (!relocated_section || count > 3 || count < 2) return -1;
   if (!strcmp(field[0], "OFFSET")) return 0; /* the column heads */
   if (strspn(field[0], HEX) != strlen(field[0]) || strncmp(field[1], "R_", 2)) return -1;
@@ -708,7 +629,7 @@ static int parse_section(char *line) {
   *close = '\0';
   if (!all_of(open + 1 + strspn(open + 1, " "), "0123456789") || strtol(open + 1, NULL, 10) != sections_listed)
     return -1;
-  size_t n = split(close + 1, field, 10), named = sections_listed > 0;
+  size_t n = pp_split(close + 1, BLANKS, field, 10), named = sections_listed > 0;
   ++sections_listed;
   if (n != 8 + named && n != 9 + named) return -1;
   for (size_t i = named + 1; i < named + 5; ++i)
@@ -717,7 +638,7 @@ static int parse_section(char *line) {
   for (size_t i = n - 3; i < n; ++i)
     if (!all_of(field[i], "0123456789")) return -1; /* LK INF AL */
   if (!named) return strcmp(field[0], "NULL") ? -1 : 0;
-  if (!section_is_allowed(field[0])) append(&section_refused, copy_of(field[0], strlen(field[0])));
+  if (!section_is_allowed(field[0])) append(&section_refused, pp_copy_of(field[0], strlen(field[0])));
   return 0;
 }
 
@@ -791,7 +712,7 @@ static int check_object(const char *path, int sections, int symbols) {
 }
 
 static int write_verdict(const char *path, int status) {
-  char *part = checked(malloc(strlen(path) + sizeof ".part"));
+  char *part = pp_checked(malloc(strlen(path) + sizeof ".part"));
   sprintf(part, "%s.part", path);
   FILE *f = fopen(part, "w");
   int failed = !f;

@@ -27,44 +27,20 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
+
+#include "listing.h"
 
 enum { PASS = 0, FAIL = 1, USAGE = 2, SKIP = 77 };
 
 /* At most this much listing is read (lab 06's whole file lists about 3 MiB);
  * past it the listing counts as unreadable. */
 #define LISTING_MAX ((size_t)256 << 20)
-
-static void *checked(void *p) {
-  if (!p) {
-    fprintf(stderr, "error: out of memory\n");
-    exit(USAGE);
-  }
-  return p;
-}
-
-static char *copy_of(const char *text, size_t n) {
-  char *s = checked(malloc(n + 1));
-  memcpy(s, text, n);
-  s[n] = '\0';
-  return s;
-}
-
-static void *grow(void *array, size_t *count, size_t *capacity, size_t size) {
-  if (*count == *capacity) {
-    *capacity = *capacity ? 2 * *capacity : 16;
-    array = checked(realloc(array, *capacity * size));
-  }
-  memset((char *)array + (*count)++ * size, 0, size);
-  return array;
-}
 
 /* --- the listing ---------------------------------------------------------- */
 
@@ -119,7 +95,7 @@ static int parse_code_for(const char *arch) {
   const char *rest = arch + 3 + n;
   if (*rest && strcmp(rest, "a") && strcmp(rest, "f")) return -1;
   sm = atoi(arch + 3);
-  cubins = grow(cubins, &cubin_count, &cubin_capacity, sizeof *cubins);
+  cubins = pp_grow(cubins, &cubin_count, &cubin_capacity, sizeof *cubins);
   cubin *c = &cubins[cubin_count - 1];
   snprintf(c->arch, sizeof c->arch, "%s", arch);
   c->sm = sm;
@@ -163,11 +139,11 @@ static int parse_instruction(char *t) {
       return -1;
   }
   function *f = current;
-  f->code = grow(f->code, &f->count, &f->capacity, sizeof *f->code);
+  f->code = pp_grow(f->code, &f->count, &f->capacity, sizeof *f->code);
   instruction *i = &f->code[f->count - 1];
   i->address = address;
-  i->opcode = copy_of(p, n);
-  i->operands = copy_of(p + n, (size_t)(semicolon - p - n));
+  i->opcode = pp_copy_of(p, n);
+  i->operands = pp_copy_of(p + n, (size_t)(semicolon - p - n));
   for (; f->pending; --f->pending) f->labels[f->label_count - f->pending].address = address;
   return 0;
 }
@@ -184,16 +160,16 @@ static int parse_line(char *line) {
   if (t[0] == '.' && t[n - 1] == ':') { /* a branch target: ".L_x_12:" */
     if (!current) return -1;
     function *f = current;
-    f->labels = grow(f->labels, &f->label_count, &f->label_capacity, sizeof *f->labels);
-    f->labels[f->label_count - 1].name = copy_of(t, n - 1);
+    f->labels = pp_grow(f->labels, &f->label_count, &f->label_capacity, sizeof *f->labels);
+    f->labels[f->label_count - 1].name = pp_copy_of(t, n - 1);
     ++f->pending;
     return 0;
   }
   if (starts(t, "Function : ")) {
     if (!cubin_count || !is_name(t + 11)) return -1;
-    functions = grow(functions, &function_count, &function_capacity, sizeof *functions);
+    functions = pp_grow(functions, &function_count, &function_capacity, sizeof *functions);
     current = &functions[function_count - 1];
-    current->name = copy_of(t + 11, strlen(t + 11));
+    current->name = pp_copy_of(t + 11, strlen(t + 11));
     current->cubin = cubin_count - 1;
     return 0;
   }
@@ -219,76 +195,27 @@ static int parse_line(char *line) {
 
 /* --- running the listing tool --------------------------------------------- */
 
-/* Reads the listing from @p in; returns PASS, or FAIL where it was too long. */
-static int read_listing(FILE *in) {
-  char *line = NULL;
-  size_t capacity = 0, total = 0;
-  ssize_t len;
-  while ((len = getline(&line, &capacity, in)) >= 0) {
-    total += (size_t)len;
-    if (total > LISTING_MAX) {
-      free(line);
-      return FAIL;
-    }
-    if (len > 0 && line[len - 1] == '\n') line[--len] = '\0';
-    if (unparsed) continue;
-    char *text = copy_of(line, (size_t)len);
-    if (strlen(line) != (size_t)len || parse_line(line))
-      unparsed = text;
-    else
-      free(text);
-  }
-  free(line);
-  return PASS;
-}
-
 static char complaint[512]; /* the tool's first line on stderr */
 
 /* Runs @p command and reads its listing; returns PASS, FAIL (the tool failed:
  * complaint says why) or USAGE (it could not be started, or the sandbox failed). */
 static int run_listing(char *const *command) {
-  FILE *errors = tmpfile();
-  int out[2];
-  if (!errors || pipe(out)) {
-    fprintf(stderr, "error: cannot run %s: %s\n", command[0], strerror(errno));
-    return USAGE;
-  }
-  fflush(stdout);
-  pid_t child = fork();
-  if (child == 0) {
-    setenv("LC_ALL", "C", 1);
-    dup2(out[1], STDOUT_FILENO);
-    dup2(fileno(errors), STDERR_FILENO);
-    close(out[0]);
-    close(out[1]);
-    execvp(command[0], command);
-    _exit(127);
-  }
-  close(out[1]);
-  if (child < 0) {
-    fprintf(stderr, "error: cannot run %s: %s\n", command[0], strerror(errno));
-    return USAGE;
-  }
-  FILE *listing = checked(fdopen(out[0], "r"));
-  int read = read_listing(listing);
-  fclose(listing); /* a tool still writing past the limit gets SIGPIPE */
-  int status = 0;
-  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {}
-  rewind(errors);
-  if (!fgets(complaint, sizeof complaint, errors)) complaint[0] = '\0';
-  complaint[strcspn(complaint, "\n")] = '\0';
-  fclose(errors);
-  int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  if (read == FAIL) {
+  pp_listing run;
+  if (pp_run_listing(command, LISTING_MAX, parse_line, &run)) return USAGE;
+  unparsed = run.unparsed;
+  snprintf(complaint, sizeof complaint, "%s", run.complaint ? run.complaint : "");
+  free(run.complaint);
+  if (run.too_long) {
     snprintf(complaint, sizeof complaint, "it listed more than %zu MiB", LISTING_MAX >> 20);
     return FAIL;
   }
-  if (code == 127 || starts(complaint, "sandbox: ") || starts(complaint, "bwrap: ")) {
+  if (run.code == 127 || starts(complaint, "sandbox: ") || starts(complaint, "bwrap: ")) {
     fprintf(stderr, "error: %s could not list the object%s%s\n", command[0], *complaint ? ": " : "", complaint);
     return USAGE;
   }
-  if (code != 0) {
-    if (!*complaint) snprintf(complaint, sizeof complaint, "%s %s", command[0], code < 0 ? "was killed" : "failed");
+  if (run.code != 0) {
+    if (!*complaint)
+      snprintf(complaint, sizeof complaint, "%s %s", command[0], run.code < 0 ? "was killed" : "failed");
     return FAIL;
   }
   return PASS;
@@ -484,8 +411,8 @@ static void note(const char *format, ...) {
   va_end(args);
   for (size_t i = 0; i < note_count; ++i)
     if (!strcmp(notes[i], line)) return;
-  notes = grow(notes, &note_count, &note_capacity, sizeof *notes);
-  notes[note_count - 1] = copy_of(line, strlen(line));
+  notes = pp_grow(notes, &note_count, &note_capacity, sizeof *notes);
+  notes[note_count - 1] = pp_copy_of(line, strlen(line));
 }
 
 /* Checks fact @p f on every instance of @p kernel in the cubins it applies to;
@@ -564,15 +491,6 @@ static int finish(const char *verdict, int status) {
   return status;
 }
 
-static size_t split_list(char *text, char **out, size_t most) {
-  size_t n = 0;
-  for (char *save = NULL, *w = strtok_r(text, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-    if (n == most) return most + 1;
-    out[n++] = w;
-  }
-  return n;
-}
-
 static int usage(const char *program) {
   fprintf(stderr,
           "usage: %s --rung VARIANT --check NAME[,NAME...]=FACT[,FACT...] [--check ...] [--verdict FILE]\n"
@@ -599,8 +517,8 @@ static int parse_check(char *text, check *c) {
   if (!equals) return -1;
   *equals = '\0';
   char *wanted[MOST];
-  c->kernel_count = split_list(text, c->kernels, MOST);
-  c->fact_count = split_list(equals + 1, wanted, MOST);
+  c->kernel_count = pp_split(text, ",", c->kernels, MOST);
+  c->fact_count = pp_split(equals + 1, ",", wanted, MOST);
   if (!c->kernel_count || c->kernel_count > MOST || !c->fact_count || c->fact_count > MOST) return -1;
   for (size_t i = 0; i < c->kernel_count; ++i)
     if (!is_name(c->kernels[i])) return -1;
@@ -644,7 +562,7 @@ int main(int argc, char **argv) {
       fprintf(stderr, "error: cannot read %s\n", listing);
       return finish(verdict, USAGE);
     }
-    status = read_listing(in);
+    status = pp_read_listing(in, LISTING_MAX, parse_line, &unparsed) ? FAIL : PASS;
     fclose(in);
     if (status != PASS) snprintf(complaint, sizeof complaint, "it is longer than %zu MiB", LISTING_MAX >> 20);
   } else {
