@@ -82,7 +82,7 @@ typedef struct pp_problem {
   double random_volume_max;
   const char *const *datasets;    /**< input distributions, NULL-terminated */
   /** How many of @p datasets, the first, a sweep checks unless `--dataset` names one; 0 for
-   *  all. Those after them are checked only when named (lab 01's absorbed, for --accuracy). */
+   *  all. Those after them are checked only when named (lab 01's absorbed, for `--accuracy`). */
   int rotated_datasets;
   int bench_dataset;              /**< index of the distribution that is timed */
   /** The sizes tools/sweep.sh times, one run each, NULL-terminated (`--list` prints them). */
