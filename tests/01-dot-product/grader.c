@@ -44,9 +44,10 @@
  *   does not do.
  *
  * - absorbed (only with --dataset absorbed; absorbed.h): per group of 8
- *   products as v2 adds them, +B, six of g = 2^-24, -B, B in [1, 2): plain
- *   summation loses every g to B (relative error 1), Kahan's adds them
- *   exactly. Judged by the bound above, as every rung is right; with
+ *   products as v2 adds them, +B, six of g = 2^-24, -B, B in [1, 2) (or 8
+ *   g): plain summation loses the g's to B (relative error 0.03 to 1 in the
+ *   ladder's orders), Kahan's adds them exactly. Judged by the uniform
+ *   data's worst-case bound, which every rung meets; with
  *   --accuracy (the <lab>.accuracy.<variant> test) by the bound of a
  *   compensated sum, (2u + gamma_1024) S, which plain summation misses by 10^4.
  *
