@@ -5,7 +5,8 @@
 #              [STRESS <names...> [STRESS_DATASET <dataset>]]
 #              PERF_SIZE <size> MIN_SPEEDUP <ratio>
 #              [LARGE_SIZES <sizes...> [LARGE_DATASET <dataset>]]
-#              [TECHNIQUE "<variant> <kernel>[,<kernel>...] <fact>[,<fact>...]"...] [ARCH_SPECIFIC])
+#              [TECHNIQUE "<variant> <kernel>[,<kernel>...] <fact>[,<fact>...]"...]
+#              [ACCURACY <variants...> ACCURACY_DATASET <dataset>] [ARCH_SPECIFIC])
 #
 # TECHNIQUE: each rung's technique, as facts about its compiled kernels (one
 # string per rung, or several for one rung whose kernels show different
@@ -13,6 +14,12 @@
 # names of pp-technique's table (grading/src/technique.c: shuffle, load-128,
 # cp-async, wgmma, no-local, tree-unrolled, ...). Each such variant gets a test
 # <lab>.technique.<variant> (below).
+#
+# ACCURACY: the rungs whose technique is accuracy (lab 01's Kahan summation),
+# each graded on ACCURACY_DATASET, a dataset only --dataset chooses, by the
+# bound of compensated summation that the grader gives it (--accuracy): a
+# rung that sums as plainly as the others is right everywhere else and fails
+# this test alone. Each such variant gets a test <lab>.accuracy.<variant>.
 #
 # ARCH_SPECIFIC: the lab file uses instructions of one architecture only
 # (Hopper's warpgroup instructions, wgmma and setmaxnreg, exist in sm_90a
@@ -41,6 +48,10 @@
 #                                 graded submission inside the sandbox): a rung that is right
 #                                 without its technique fails this test alone; skipped
 #                                 where there is no cuobjdump
+#   <lab>.accuracy.<variant>      (ACCURACY variants) the sweep on ACCURACY_DATASET, judged by
+#                                 the bound of compensated summation (--accuracy): fails,
+#                                 saying so, where the rung is no more accurate than plain
+#                                 summation
 #   <lab>.stress.<variant>        (STRESS variants: those whose blocks exchange results within
 #                                 one launch, or whose passes must not overwrite what another
 #                                 block still reads) many short runs beside an interfering
@@ -107,6 +118,9 @@ option(PP_FRESH_MUTANTS
 #               because GPUs start blocks in index order; reversed, in a grid larger than
 #               the GPU holds, it hangs, and its own spin limit or the launch's 3 s limit
 #               (with a runner) catches it                                 (per variant)
+#   accuracy    the sweep on ACCURACY_DATASET judged by the grader's bound of compensated
+#               summation (--accuracy), one seed: last, as it catches only a rung that is
+#               right but no more accurate than plain summation           (per variant)
 # Sets in the caller's scope PP_CHECKS, the names in order, and for each check
 # C: PP_CHECK_<C>_ARGS, the runner's arguments; PP_CHECK_<C>_TOOL,
 # compute-sanitizer's tool or empty, and PP_CHECK_<C>_TOOL_ARGS, its options;
@@ -114,13 +128,16 @@ option(PP_FRESH_MUTANTS
 # run over every variant); PP_CHECK_<C>_REVERSED, ON where the check runs the
 # runner built with reversed block indices.
 function(pp_gauntlet)
-  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "STRESS_DATASET;LARGE_DATASET"
-                        "VARIANTS;SMALL_SMEM;STRESS;LARGE_SIZES")
-  foreach(variant IN LISTS ARG_SMALL_SMEM ARG_STRESS)
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "STRESS_DATASET;LARGE_DATASET;ACCURACY_DATASET"
+                        "VARIANTS;SMALL_SMEM;STRESS;LARGE_SIZES;ACCURACY")
+  foreach(variant IN LISTS ARG_SMALL_SMEM ARG_STRESS ARG_ACCURACY)
     if(NOT variant IN_LIST ARG_VARIANTS)
-      message(FATAL_ERROR "SMALL_SMEM or STRESS names ${variant}, which is not among the VARIANTS")
+      message(FATAL_ERROR "SMALL_SMEM, STRESS or ACCURACY names ${variant}, which is not among the VARIANTS")
     endif()
   endforeach()
+  if((ARG_ACCURACY AND NOT ARG_ACCURACY_DATASET) OR (ARG_ACCURACY_DATASET AND NOT ARG_ACCURACY))
+    message(FATAL_ERROR "ACCURACY and ACCURACY_DATASET go together")
+  endif()
   if(ARG_STRESS_DATASET AND NOT ARG_STRESS)
     message(FATAL_ERROR "STRESS_DATASET ${ARG_STRESS_DATASET} without STRESS variants")
   endif()
@@ -169,6 +186,11 @@ function(pp_gauntlet)
     set(PP_CHECK_stress_ARGS ${args} PARENT_SCOPE)
     set(PP_CHECK_stress_VARIANTS ${ARG_STRESS} PARENT_SCOPE)
     set(PP_CHECK_stress_REVERSED ON PARENT_SCOPE)
+  endif()
+  if(ARG_ACCURACY)
+    list(APPEND checks accuracy)
+    set(PP_CHECK_accuracy_ARGS --grade --seeds 1 --dataset ${ARG_ACCURACY_DATASET} --accuracy PARENT_SCOPE)
+    set(PP_CHECK_accuracy_VARIANTS ${ARG_ACCURACY} PARENT_SCOPE)
   endif()
   set(PP_CHECKS ${checks} PARENT_SCOPE)
 endfunction()
@@ -586,8 +608,9 @@ function(pp_add_submission_lab lab grader source perf_size contract)
 endfunction()
 
 function(pp_add_lab lab)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "ARCH_SPECIFIC" "SOURCE;PERF_SIZE;MIN_SPEEDUP;STRESS_DATASET;LARGE_DATASET"
-                        "GRADER;LIBRARIES;VARIANTS;GIVEN;SMALL_SMEM;STRESS;LARGE_SIZES;TECHNIQUE")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "ARCH_SPECIFIC"
+                        "SOURCE;PERF_SIZE;MIN_SPEEDUP;STRESS_DATASET;LARGE_DATASET;ACCURACY_DATASET"
+                        "GRADER;LIBRARIES;VARIANTS;GIVEN;SMALL_SMEM;STRESS;LARGE_SIZES;TECHNIQUE;ACCURACY")
   pp_technique(VARIANTS ${ARG_VARIANTS} GIVEN ${ARG_GIVEN} ENTRIES ${ARG_TECHNIQUE})
   set(PP_LAB_ARCHITECTURES "") # read by pp_lab_file_target() in the functions called below
   if(ARG_ARCH_SPECIFIC)
@@ -598,7 +621,8 @@ function(pp_add_lab lab)
   target_include_directories(${grader} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
   target_link_libraries(${grader} PUBLIC pp ${ARG_LIBRARIES})
   pp_gauntlet(VARIANTS ${ARG_VARIANTS} SMALL_SMEM ${ARG_SMALL_SMEM} LARGE_SIZES ${ARG_LARGE_SIZES} LARGE_DATASET ${ARG_LARGE_DATASET}
-              STRESS ${ARG_STRESS} STRESS_DATASET ${ARG_STRESS_DATASET})
+              STRESS ${ARG_STRESS} STRESS_DATASET ${ARG_STRESS_DATASET}
+              ACCURACY ${ARG_ACCURACY} ACCURACY_DATASET ${ARG_ACCURACY_DATASET})
   # The contract header, named like the lab file (dot_product.cu: dot_product.h):
   # the only external names the file may define besides its kernels (pp-symcheck).
   get_filename_component(stem ${ARG_SOURCE} NAME_WE)
@@ -641,8 +665,8 @@ function(pp_add_lab lab)
         pp_check_test_name(name ${lab} ${check} ${variant})
         pp_gpu_test(${name} ${check_runner} ${args} --variant ${variant})
         set_tests_properties(${name} PROPERTIES LABELS "${lab};gpu;grade")
-        if(check STREQUAL "stress") # ctest -L stress: every lab's stress tests
-          set_property(TEST ${name} APPEND PROPERTY LABELS stress)
+        if(check STREQUAL "stress" OR check STREQUAL "accuracy") # ctest -L stress, -L accuracy
+          set_property(TEST ${name} APPEND PROPERTY LABELS ${check})
         endif()
         if(variant IN_LIST ARG_GIVEN) # the `grade` target tells these from the student's TODOs
           set_property(TEST ${name} APPEND PROPERTY LABELS given)

@@ -28,6 +28,9 @@ void pp_print_usage(FILE *out, const char *program, const char *size_default, co
           "  --stress-runs N    with --stress: at most N runs of each variant (default %d)\n"
           "  --stress-seconds S with --stress: at most S seconds of runs of each variant (default %g)\n"
           "  --quick            with --grade: small sizes and one seed (for compute-sanitizer)\n"
+          "  --accuracy         with --grade: judge by the bound of compensated summation, where the\n"
+          "                     dataset has one (lab 01's absorbed: Kahan's is met, plain summation's\n"
+          "                     error is 10^4 times more)\n"
           "  --list             list the variants, the datasets, and the sizes and variants that\n"
           "                     tools/sweep.sh times and tools/counters.sh profiles\n"
           "  --probe            exit 0 if a CUDA device is usable, 77 if not\n"
@@ -203,6 +206,7 @@ int pp_parse_options(int argc, char **argv, pp_options *opt, FILE *err) {
     if (!strcmp(flag, "--list")) { opt->mode = PP_MODE_LIST; continue; }
     if (!strcmp(flag, "--probe")) { opt->mode = PP_MODE_PROBE; continue; }
     if (!strcmp(flag, "--quick")) { opt->quick = 1; continue; }
+    if (!strcmp(flag, "--accuracy")) { opt->accuracy = 1; continue; }
     if (!strcmp(flag, "--or-skip")) { opt->or_skip = 1; continue; }
     if (!strcmp(flag, "--no-guards")) { opt->no_guards = 1; continue; }
     if (!strcmp(flag, "--serve")) { opt->mode = PP_MODE_SERVE; continue; }
@@ -263,6 +267,10 @@ int pp_parse_options(int argc, char **argv, pp_options *opt, FILE *err) {
                                      !strcmp(flag, "--timeout") ? &opt->timeout_s : &opt->min_speedup, err);
     }
     if (status) return status;
+  }
+  if (opt->accuracy && opt->mode != PP_MODE_GRADE) {
+    fprintf(err, "error: --accuracy goes with --grade\n");
+    return PP_EXIT_USAGE;
   }
   if (stress_option && opt->mode != PP_MODE_STRESS) {
     fprintf(err, "error: %s goes with --stress\n", stress_option);

@@ -131,7 +131,9 @@ static int list(const pp_problem *p) {
   int count = p->variant_count();
   for (int i = 0; i < count; ++i) printf("%d  %-18s %s\n", i, p->variant(i).name, p->variant(i).what);
   printf("datasets:");
-  for (int d = 0; p->datasets[d]; ++d) printf(" %s%s", p->datasets[d], d == p->bench_dataset ? " (timed)" : "");
+  for (int d = 0; p->datasets[d]; ++d)
+    printf(" %s%s", p->datasets[d],
+           d == p->bench_dataset ? " (timed)" : d >= pp_dataset_count(p) ? " (--dataset only)" : "");
   printf("\nsweep sizes:");
   for (size_t k = 0; p->sweep_sizes && p->sweep_sizes[k]; ++k) {
     check_lab_size(p, "sweep size", p->sweep_sizes[k]);

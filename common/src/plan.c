@@ -78,11 +78,11 @@ static int within_random_max(const pp_problem *p, const pp_size *size) {
   return 1;
 }
 
-/* The number of the lab's datasets. */
+/* The number of the lab's datasets that a sweep checks unless told (rotated_datasets). */
 int pp_dataset_count(const pp_problem *p) {
   int n = 0;
   while (p->datasets[n]) ++n;
-  return n;
+  return p->rotated_datasets > 0 && p->rotated_datasets < n ? p->rotated_datasets : n;
 }
 
 /* Each boundary size, and each with one extent moved by 1 to boundary_reach

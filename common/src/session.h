@@ -109,7 +109,7 @@ void pp_plan_sweep(session *s);
  * the device memory free now, and says which do not. */
 void pp_plan_fit(session *s);
 
-/* The number of the lab's datasets. */
+/* The number of the lab's datasets that a sweep checks unless told. */
 int pp_dataset_count(const pp_problem *p);
 
 /* ---- sweep.c ---- */

@@ -58,6 +58,7 @@ static int launch(session *s, void *state, int variant, int dataset, const char 
 
 int pp_run_once(session *s, void *state, int variant, int dataset, const char *who, pp_verdict *v) {
   memset(v, 0, sizeof *v);
+  v->compensated = s->o->accuracy;
   s->p->prepare(state);
   int outcome = launch(s, state, variant, dataset, who, v);
   if (outcome == RAN) s->p->check(state, variant, v);

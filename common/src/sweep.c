@@ -122,7 +122,7 @@ static int sweep_end(session *s, const int *selected, const int *cases, const in
 int pp_grade(session *s, const int *selected) {
   const pp_problem *p = s->p;
   const pp_options *o = s->o;
-  int count = p->variant_count(), sizes_skipped = 0;
+  int count = p->variant_count(), sizes_skipped = 0, rotated = pp_dataset_count(p);
   int *cases = calloc((size_t)count, sizeof *cases), *failed = calloc((size_t)count, sizeof *failed);
   kept_here *kept = calloc((size_t)count, sizeof *kept);
   for (int k = 0; k < s->plan_count && !all_settled(selected, failed, count); ++k) {
@@ -137,8 +137,8 @@ int pp_grade(session *s, const int *selected) {
     for (int j = 0; j < seeds; ++j) {
       uint64_t seed = o->seed + (uint64_t)j;
       for (int d = 0; p->datasets[d]; ++d) {
-        if (s->only_dataset >= 0 ? d != s->only_dataset
-                                 : s->plan[k].dataset != ALL_DATASETS && d != s->plan[k].dataset)
+        int planned = s->plan[k].dataset == ALL_DATASETS ? d < rotated : d == s->plan[k].dataset;
+        if (s->only_dataset >= 0 ? d != s->only_dataset : !planned)
           continue;
         p->fill(state, seed, d);
         for (int v = 0; v < count; ++v) {
@@ -197,8 +197,7 @@ int pp_stress(session *s, const int *selected) {
   const pp_problem *p = s->p;
   const pp_options *o = s->o;
   int size_count = s->plan_count;
-  int count = p->variant_count(), datasets = 0, sizes_skipped = 0;
-  while (p->datasets[datasets]) ++datasets;
+  int count = p->variant_count(), datasets = pp_dataset_count(p), sizes_skipped = 0;
   int *runs = calloc((size_t)count, sizeof *runs), *failed = calloc((size_t)count, sizeof *failed);
   int *before = calloc((size_t)count, sizeof *before);
   double share = size_count ? o->stress_seconds / size_count : 0.0;

@@ -43,6 +43,14 @@
  *   worst case assumes every rounding errs the same way, which random data
  *   does not do.
  *
+ * - absorbed (only with --dataset absorbed; absorbed.h): per group of 8
+ *   products as v2 adds them, +B, six of g = 2^-24, -B, B in [1, 2) (or 8
+ *   g): plain summation loses the g's to B (relative error 0.03 to 1 in the
+ *   ladder's orders), Kahan's adds them exactly. Judged by the uniform
+ *   data's worst-case bound, which every rung meets; with
+ *   --accuracy (the <lab>.accuracy.<variant> test) by the bound of a
+ *   compensated sum, (2u + gamma_1024) S, which plain summation misses by 10^4.
+ *
  * No exact dataset can expose more: here a float accumulator is the
  * contract, not a bug. Values large enough for partial sums to pass 2^24
  * units would make float rounding legitimate, judged by the same bound as
@@ -55,6 +63,7 @@
 
 #include <cublas_v2.h>
 
+#include "absorbed.h"
 #include "dot_product.h"
 #include "pp/buffer.h"
 #include "pp/check.h"
@@ -64,8 +73,8 @@
 #include "pp/reference.h"
 #include "pp/verify.h"
 
-enum { QUARTERS, UNIFORM };
-static const char *const datasets[] = {"quarters", "uniform", NULL};
+enum { QUARTERS, UNIFORM, ABSORBED, ROTATED = ABSORBED };
+static const char *const datasets[] = {"quarters", "uniform", "absorbed", NULL};
 
 /* Block-size boundaries for blocks of 256 and of 256 x 8, odd lengths for the
  * float4 tail, one past the array-sum article's 1024^2 limit, a prime near 10^6, 2^24+1
@@ -155,6 +164,8 @@ static void fill(void *state, uint64_t seed, int dataset) {
   if (dataset == QUARTERS) {
     pp_fill_nonzero_quarters_f32_device(a, s->n, 4, seed, 1);
     pp_fill_nonzero_quarters_f32_device(b, s->n, 4, seed, 2);
+  } else if (dataset == ABSORBED) {
+    dot_fill_absorbed_device(a, b, s->n, seed);
   } else {
     pp_fill_uniform_f32_device(a, s->n, 0.5f, 1.5f, seed, 1);
     pp_fill_uniform_f32_device(b, s->n, 0.5f, 1.5f, seed, 2);
@@ -179,7 +190,8 @@ static void launch(void *state, int v, int dataset) {
 }
 
 /* The tolerance; see the comment at the top. */
-static double tolerance(const dot_state *s) {
+static double tolerance(const dot_state *s, int compensated) {
+  if (s->dataset == ABSORBED && compensated) return dot_absorbed_bound(s->want.value);
   if (s->dataset == QUARTERS && s->n <= EXACT_QUARTERS_MAX) return 0.0;
   double chain = 1.0 + ceil((double)s->n / 4096.0) + 1024.0;
   double worst = pp_sum_error_bound(chain, s->want.abs);
@@ -198,7 +210,8 @@ static void check(void *state, int v, pp_verdict *verdict) {
   (void)v;
   float got;
   pp_buffer_download(&s->result, &got, sizeof got);
-  double want = s->want.value, bound = tolerance(s), error = fabs((double)got - want);
+  int compensated = verdict->compensated && s->dataset == ABSORBED;
+  double want = s->want.value, bound = tolerance(s, compensated), error = fabs((double)got - want);
   verdict->correct = pp_within(got, want, bound);
   verdict->rel_error = want != 0.0 ? error / fabs(want) : error;
   verdict->bound_ratio = bound > 0.0 ? error / bound : (error == 0.0 ? 0.0 : INFINITY);
@@ -218,6 +231,12 @@ static void check(void *state, int v, pp_verdict *verdict) {
     snprintf(verdict->note, sizeof verdict->note,
              "result is NaN: read past the end of a or b (the guard there is NaN) or an "
              "unwritten partial sum");
+  } else if (compensated) {
+    snprintf(verdict->note, sizeof verdict->note,
+             "not more accurate than plain summation: got %.9g, want %.9g within %.3g (Kahan's "
+             "bound, absorbed.h); off by %.3g, %.0fx the bound: the small products were lost to "
+             "the large one, as a plain sum loses them",
+             got, want, bound, (double)got - want, error / bound);
   } else if (bound == 0.0) {
     snprintf(verdict->note, sizeof verdict->note,
              "got %.9g, want exactly %.17g (quarters: every order of additions is exact); "
@@ -268,6 +287,7 @@ const pp_problem pp_lab = {
     .boundary_reach = 4,
     .random_max = "2^26",
     .datasets = datasets,
+    .rotated_datasets = ROTATED,
     .bench_dataset = QUARTERS,
     .sweep_sizes = sweep_sizes,
     .profile_size = "2^24",

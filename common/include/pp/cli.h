@@ -36,6 +36,7 @@ typedef struct pp_options {
   const char *dataset;  /**< the one input distribution to time or grade, or NULL for the lab's */
   const char *json;     /**< where to write the JSON report, or NULL */
   int quick;            /**< grade only the small sizes (for sanitizer runs) */
+  int accuracy;         /**< grade: judge by the lab's bound for a compensated sum (pp_verdict) */
   double min_speedup;   /**< bench: least speedup of the last variant over the first, or 0 */
   int or_skip;          /**< a `--size` too large for the GPU exits 77 (skipped), not 2 */
   const char *verdict;  /**< where to write the verdict file, or NULL */

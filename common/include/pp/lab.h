@@ -40,6 +40,9 @@ typedef struct pp_verdict {
   double rel_error;   /**< largest |got - want| / |want| (0 when exact) */
   double bound_ratio; /**< largest |got - want| / tolerance */
   char note[256];     /**< on failure: what was wrong, where, and a hint */
+  /** In, set before pp_problem::check (`--grade --accuracy`): judge by the bound of a compensated
+   *  sum where the dataset has one (it is then made to tell compensated summation from plain). */
+  int compensated;
 } pp_verdict;
 
 /** The unit whose peak bounds a compute-bound lab's speed (pp_device_peak()): the checker
@@ -78,6 +81,9 @@ typedef struct pp_problem {
   /** Largest product of a drawn size's extents (the work of one case), or 0 for no limit. */
   double random_volume_max;
   const char *const *datasets;    /**< input distributions, NULL-terminated */
+  /** How many of @p datasets, the first, a sweep checks unless `--dataset` names one; 0 for
+   *  all. Those after them are checked only when named (lab 01's absorbed, for `--accuracy`). */
+  int rotated_datasets;
   int bench_dataset;              /**< index of the distribution that is timed */
   /** The sizes tools/sweep.sh times, one run each, NULL-terminated (`--list` prints them). */
   const char *const *sweep_sizes;
