@@ -374,7 +374,7 @@ for lab, folder, rest in rows:
     commit = "`%s`" % re.search(r"commit `?(\w+)", sweep).group(1)
     if got != want or not cells[6].startswith(span) or commit not in cells[6]:
         bad.append("%s%s: %s, not %s, %s (%s)" % (folder, lab, cells[1:], want, span, commit))
-if len(rows) != 10 or bad:
+if len(rows) != 11 or bad:
     sys.exit("%d rows; wrong: %s" % (len(rows), "; ".join(bad)))
 PY
     ;;
