@@ -109,7 +109,7 @@ option(PP_FRESH_MUTANTS
 #               repeats elements, which exact data shows, and each dataset costs seconds)
 #   stress      hundreds of short runs, small sizes and sizes of several waves of blocks, each
 #               beside a kernel that keeps the GPU busy and its L2 thrashed, each checked
-#               (--stress; docs/grading.md, "Stress"): for bugs of order between the blocks
+#               (--stress; docs/grading-trust.md, "Stress"): for bugs of order between the blocks
 #               of one launch (memory order, a pass written in place), which an idle GPU
 #               hides; only on STRESS_DATASET where given (an exact one). It runs the file
 #               built with its blocks' indices reversed and some threads' reads of them

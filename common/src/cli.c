@@ -24,7 +24,7 @@ void pp_print_usage(FILE *out, const char *program, const char *size_default, co
           "  --grade            check the variants over the grader's sizes and seeds\n"
           "  --stress           run each variant many times, each run checked, beside a kernel that\n"
           "                     keeps the GPU busy and thrashes its L2 cache: shakes out bugs of\n"
-          "                     memory order between blocks (docs/grading.md, \"Stress\")\n"
+          "                     memory order between blocks (docs/grading-trust.md, \"Stress\")\n"
           "  --stress-runs N    with --stress: at most N runs of each variant (default %d)\n"
           "  --stress-seconds S with --stress: at most S seconds of runs of each variant (default %g)\n"
           "  --quick            with --grade: small sizes and one seed (for compute-sanitizer)\n"
@@ -53,7 +53,7 @@ void pp_print_usage(FILE *out, const char *program, const char *size_default, co
           "                     smaller configuration where the full one needs more (64: a 7.5 GPU's);\n"
           "                     a kernel launched with more static plus dynamic shared memory fails\n"
           "  -- RUNNER...       be the checker: run the variants in RUNNER (another lab binary, perhaps\n"
-          "                     behind compute-sanitizer), judge them here (docs/grading.md)\n"
+          "                     behind compute-sanitizer), judge them here (docs/grading-trust.md)\n"
           "  --timeout S        with a RUNNER: seconds one launch may take before it is stopped (10)\n"
           "  --help             this text\n"
           "exit codes: 0 right, 1 wrong or failed, 2 bad usage or size, 77 no CUDA device\n",

@@ -197,7 +197,7 @@ void pp_plan_fit(session *s) {
   }
 }
 
-/* --stress (docs/grading.md, "Stress"): without --size, the lab's quick sizes
+/* --stress (docs/grading-trust.md, "Stress"): without --size, the lab's quick sizes
  * that are not empty (a block or a few), and the STRESS_LARGE largest of its
  * grade sizes that need at most STRESS_EXTRA_BYTES of device memory more than
  * its smallest (a grader counts a fixed allowance in every size): many

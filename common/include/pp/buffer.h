@@ -71,7 +71,7 @@ typedef enum pp_buffer_role {
  * runner cannot map, and copy them in only after its clock has started; and
  * its clock stops only once it has found every output complete, when it
  * snapshots them: check() then judges the inputs it drew and the snapshot
- * (docs/grading.md, "Where the time is measured"). So every input that fill()
+ * (docs/grading-trust.md, "Where the time is measured"). So every input that fill()
  * writes and every output that check() reads must be marked.
  * @param buf   the buffer, inside the state (its address stays put until destroy)
  * @param role  what it holds

@@ -61,7 +61,7 @@ int pp_shared_memory_per_block(void);
  * The GPU's FP32 peak: two operations (a fused multiply-add) per FP32 lane
  * per clock, at the peak SM clock, on every multiprocessor; the lanes per
  * multiprocessor by compute capability (64 on 6.0, 7.x and 8.0; 128 on the
- * others from 5.0). The grading's floor (docs/grading.md) takes no kernel to be
+ * others from 5.0). The grading's floor (docs/grading-trust.md) takes no kernel to be
  * faster than this.
  * @param dev  the GPU, as pp_device_open() filled it
  * @return operations per second
@@ -88,7 +88,7 @@ double pp_device_fp32_peak(const pp_device *dev);
  *   multiply-adds per clock); Turing has no BF16 tensor instructions, so no
  *   BF16 kernel goes faster there.
  * Each is the fastest board of its capability, so that the grading's floor
- * (docs/grading.md) refuses no honest time.
+ * (docs/grading-trust.md) refuses no honest time.
  * @param dev  the GPU, as pp_device_open() filled it
  * @return operations per second
  */

@@ -1,4 +1,4 @@
-/* Why the checker believes a time (docs/grading.md, "Where the time is
+/* Why the checker believes a time (docs/grading-trust.md, "Where the time is
  * measured"). In a student's own run a variant is timed with CUDA events in
  * its own process. In the checker every timed repetition is timed by the
  * checker's clock, through checker/remote.c: from before the inputs exist

@@ -1,5 +1,5 @@
 /* Internal to the harness: the checker's hold on a state's inputs and
- * outputs around its timed requests (pp_buffer_mark(); docs/grading.md,
+ * outputs around its timed requests (pp_buffer_mark(); docs/grading-trust.md,
  * "Where the time is measured"). */
 #ifndef PP_SEAL_H
 #define PP_SEAL_H
