@@ -189,9 +189,10 @@ static void launch(void *state, int v, int dataset) {
     dot_variants[v].launch(a, b, s->n, s->result.device, s->workspace.device);
 }
 
-/* The tolerance; see the comment at the top. */
+/* The tolerance; see the comment at the top. @p compensated: the absorbed
+ * data under --accuracy. */
 static double tolerance(const dot_state *s, int compensated) {
-  if (s->dataset == ABSORBED && compensated) return dot_absorbed_bound(s->want.value);
+  if (compensated) return dot_absorbed_bound(s->want.value);
   if (s->dataset == QUARTERS && s->n <= EXACT_QUARTERS_MAX) return 0.0;
   double chain = 1.0 + ceil((double)s->n / 4096.0) + 1024.0;
   double worst = pp_sum_error_bound(chain, s->want.abs);
