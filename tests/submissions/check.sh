@@ -23,6 +23,8 @@
 #   layout flat|lab|labs     <file>, <lab>/<file> or labs/<lab>/<file> (default flat)
 #   add PATH                 a file that is not a lab file: must be listed as extra
 #   seed N                   grade with this seed (default: a fresh one)
+#   timeout-scale X          grade with --timeout-scale X: a sample whose tests
+#                            are meant to run out of time waits less for it
 #   gpu-lock on              grade as a worker sharing its GPU would
 #                            (PP_GRADE_GPU_LOCK): the timing and large tests
 #                            must take the lock alone, every other GPU test
@@ -40,6 +42,10 @@
 #   no-process NAME          no process named NAME is left once grading ends
 #   rerun none               no test ran again alone (no <test>.beside.log)
 #   shows TEXT               summary.txt holds TEXT (a fixed string)
+# Samples graded side by side share the GPU lock they are given
+# (PP_GRADE_GPU_LOCK), as a class's workers do; PP_CHECK_PARALLEL, where set,
+# is each grading's --parallel, so that they share the cores and the GPU's
+# memory too.
 # A hostile sample's file may name, and check.sh then fills in: @SECRET@, a
 # file outside the tree holding a random word that must appear nowhere in the
 # grading's output folder (on a line "secret WORD", which a tool that quotes
@@ -295,6 +301,9 @@ check_sample() {
   seed=$(key "$expected" seed)
   set -- --labs "$(key "$expected" lab)"
   [ -z "$seed" ] || set -- "$@" --seed "$seed"
+  scale=$(key "$expected" timeout-scale)
+  [ -z "$scale" ] || set -- "$@" --timeout-scale "$scale"
+  [ -z "${PP_CHECK_PARALLEL:-}" ] || set -- "$@" --parallel "$PP_CHECK_PARALLEL"
   lock=""
   if [ "$(key "$expected" gpu-lock)" = on ]; then
     # A flock in front of the real one that logs its arguments.
