@@ -289,9 +289,12 @@ else()
   set(PP_SANITIZER_OPTION "")
 endif()
 
+# PP_GPU_TESTS lists them, so that the tamper suite (tests/grading/) can start
+# only after them: its gradings time on the GPU, beside nothing else of CTest's.
 function(pp_gpu_test name)
   add_test(NAME ${name} COMMAND ${ARGN})
   set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT ${PP_GPU_TEST_TIMEOUT})
+  set_property(GLOBAL APPEND PROPERTY PP_GPU_TESTS ${name})
 endfunction()
 
 # <lab>.crosscheck: bin/<lab>-crosscheck, built from <source> (which includes
