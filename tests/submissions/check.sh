@@ -180,6 +180,8 @@ compare() {
       esac
     else
       echo "  $name: $status, want $want" >&2
+      # Why, in the test's own words: the summary shows the logs of failed tests only.
+      [ ! -s "$graded/results/$name.log" ] || tail -n 8 "$graded/results/$name.log" | sed 's/^/      | /' >&2
       bad=1
     fi
   done < "$tsv"
