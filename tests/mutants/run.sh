@@ -2,7 +2,7 @@
 # Runs mutants through the gauntlet on this machine's GPU, one at a time, and
 # prints one line per mutant: the check that caught it, or that none did.
 #
-#   tests/mutants/run.sh [--uncaught | --fresh] [--build DIR] [REGEX]
+#   tests/mutants/run.sh [--uncaught | --fresh] [--build DIR] [--jobs N] [REGEX]
 #
 # Without --uncaught: the mutant tests of the check preset (tests/mutants/<lab>/,
 # each must be rejected) whose name matches REGEX (a CTest regular expression,
@@ -16,6 +16,9 @@
 # (DIR default build/fresh, -DPP_FRESH_MUTANTS=ON), for their first-run rate.
 # Either way DIR is configured if need be and
 # what the tests run is built first. Run it from the repository root.
+# --jobs N runs N mutants at a time (default 1), as `ctest -j` runs the check
+# preset's: a mutant that survives runs every check, minutes, and the others
+# run beside it; the lines come once every mutant has ended.
 #
 # Each line reads "<lab>.<kind>.<name>: caught by <check>", "...: SURVIVED every
 # check", "...: skipped (<why>)" or "...: no verdict (see <log>)"; each test's
@@ -25,15 +28,20 @@ case ${1:-} in -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, "
 set -u
 
 usage() {
-  echo "usage: tests/mutants/run.sh [--uncaught | --fresh] [--build DIR] [REGEX]" >&2
+  echo "usage: tests/mutants/run.sh [--uncaught | --fresh] [--build DIR] [--jobs N] [REGEX]" >&2
   exit 2
 }
 
-kind=mutant build="" regex=""
+kind=mutant build="" regex="" jobs=1
 while [ $# -gt 0 ]; do
   case $1 in
     --uncaught | --fresh) kind=${1#--} ;;
     --build) [ $# -ge 2 ] || usage; build=$2; shift ;;
+    --jobs)
+      [ $# -ge 2 ] || usage
+      case $2 in '' | *[!0-9]* | 0) usage ;; esac
+      jobs=$2
+      shift ;;
     -*) usage ;;
     *) [ -z "$regex" ] || usage; regex=$1 ;;
   esac
@@ -63,22 +71,25 @@ if [ -z "$tests" ]; then
   exit 2
 fi
 
-# Build the mutants' programs and pp-gauntlet (a lab target builds all of its mutants).
+# Build the mutants' programs, pp-gauntlet and the symbol check it runs first (a lab target
+# builds all of its mutants).
 if [ -z "$target" ]; then
   target=$(printf '%s\n' "$tests" | sed 's/\..*//' | sort -u | tr '\n' ' ')
 fi
 # shellcheck disable=SC2086 # one target per word
-cmake --build "$build" --target $target pp-gauntlet >/dev/null || {
-  echo "run.sh: the build failed: cmake --build $build --target $target" >&2
+cmake --build "$build" --target $target pp-gauntlet pp-symcheck >/dev/null || {
+  echo "run.sh: the build failed: cmake --build $build --target $target pp-gauntlet pp-symcheck" >&2
   exit 1
 }
 
 logs=$build/mutant-logs
 mkdir -p "$logs"
+# shellcheck disable=SC2016,SC2086 # one test a word; the inner shell expands its own arguments
+printf '%s\n' $tests | xargs -P "$jobs" -I '{}' \
+  sh -c 'ctest --test-dir "$1" -R "^$2\$" -V > "$3/$2.log" 2>&1' sh "$build" '{}' "$logs"
 status=0
 for test in $tests; do
   log=$logs/$test.log
-  ctest --test-dir "$build" -R "^$test\$" -V >"$log" 2>&1
   if caught=$(grep -m1 -o 'caught by: [^ ]*' "$log"); then
     echo "$test: ${caught%%: *} ${caught#*: }"
     continue
