@@ -6,7 +6,8 @@
 #              PERF_SIZE <size> MIN_SPEEDUP <ratio>
 #              [LARGE_SIZES <sizes...> [LARGE_DATASET <dataset>]]
 #              [TECHNIQUE "<variant> <kernel>[,<kernel>...] <fact>[,<fact>...]"...]
-#              [ACCURACY <variants...> ACCURACY_DATASET <dataset>] [ARCH_SPECIFIC])
+#              [ACCURACY <variants...> ACCURACY_DATASET <dataset>] [FASTER <variants...>]
+#              [ARCH_SPECIFIC])
 #
 # TECHNIQUE: each rung's technique, as facts about its compiled kernels (one
 # string per rung, or several for one rung whose kernels show different
@@ -20,6 +21,12 @@
 # bound of compensated summation that the grader gives it (--accuracy): a
 # rung that sums as plainly as the others is right everywhere else and fails
 # this test alone. Each such variant gets a test <lab>.accuracy.<variant>.
+#
+# FASTER: the rungs that the handout's table shows faster than the rung before
+# each in VARIANTS at PERF_SIZE, by well over PP_FASTER_BY on the GPUs measured
+# (docs/results/): each gets a test <lab>.faster.<variant>, judged from the
+# timed test's verdict (grading/faster), which fails a rung that is right but
+# not PP_FASTER_BY times faster than the one before it.
 #
 # ARCH_SPECIFIC: the lab file uses instructions of one architecture only
 # (Hopper's warpgroup instructions, wgmma and setmaxnreg, exist in sm_90a
@@ -38,6 +45,8 @@
 #   <lab>.small-smem.<variant>    (SMALL_SMEM variants: those whose launcher picks a
 #                                 smaller configuration where shared memory is short)
 #                                 the sweep with 64 KiB of shared memory per block
+#   <lab>.warps                   the quick sweep of the file built with every warp
+#                                 collective checked (pp/warp_collectives.h)
 #   <lab>.sanitizer.<tool>        the quick sweep under compute-sanitizer
 #   <lab>.large                   every variant at each of LARGE_SIZES, once (a size that
 #                                 does not fit is skipped: "GPU too small"): sizes too costly
@@ -52,6 +61,8 @@
 #                                 the bound of compensated summation (--accuracy): fails,
 #                                 saying so, where the rung is no more accurate than plain
 #                                 summation
+#   <lab>.faster.<variant>        (FASTER variants) after perf: the rung PP_FASTER_BY times
+#                                 faster than the one before it in perf's times
 #   <lab>.stress.<variant>        (STRESS variants: those whose blocks exchange results within
 #                                 one launch, or whose passes must not overwrite what another
 #                                 block still reads) many short runs beside an interfering
@@ -78,6 +89,10 @@
 # GPU tests exit 77 without a CUDA device, which CTest reports as skipped.
 
 set(PP_GPU_TEST_TIMEOUT 900 CACHE STRING "Seconds before a GPU test is stopped")
+# How much faster than the rung before it a FASTER rung must be: the rungs named
+# gain 1.25x to 12x on an H100 and an H200; the timed test's medians move by a
+# few percent between runs.
+set(PP_FASTER_BY 1.10)
 option(PP_UNCAUGHT_MUTANTS
        "With PP_GRADE=all, also register the mutants of tests/mutants/uncaught/ (no check caught them on a GPU)"
        OFF)
@@ -97,6 +112,11 @@ option(PP_FRESH_MUTANTS
 #               every GPU rather than only where it is needed; every kernel launched
 #               must fit the 64 KiB, static and dynamic shared memory together, checked
 #               on the launch itself (CUPTI), as such a GPU would   (per variant)
+#   warps       the quick sweep of the file built with every warp collective checked
+#               (pp/warp_collectives.h, the runner <lab>-warps): a shuffle or vote that a
+#               lane its mask names does not call stops the kernel (or leaves it waiting
+#               past its 3 s limit). Its lanes read whatever the missing ones' registers
+#               hold, so the results can come out right, and synccheck lets it through
 #   memcheck    the quick sweep under compute-sanitizer memcheck, with buffers that end
 #               where their allocations end (--no-guards), and 64 KiB of memcheck's
 #               padding after each (--padding: a read past the end that lands in the next
@@ -125,8 +145,9 @@ option(PP_FRESH_MUTANTS
 # C: PP_CHECK_<C>_ARGS, the runner's arguments; PP_CHECK_<C>_TOOL,
 # compute-sanitizer's tool or empty, and PP_CHECK_<C>_TOOL_ARGS, its options;
 # PP_CHECK_<C>_VARIANTS, the variants of a check made per variant (empty: one
-# run over every variant); PP_CHECK_<C>_REVERSED, ON where the check runs the
-# runner built with reversed block indices.
+# run over every variant); PP_CHECK_<C>_BUILD, where the check runs the file
+# built with a header force-included (pp_checked_build), that build's name; and
+# PP_CHECK_BUILDS, the builds the checks need.
 function(pp_gauntlet)
   cmake_parse_arguments(PARSE_ARGV 0 ARG "" "STRESS_DATASET;LARGE_DATASET;ACCURACY_DATASET"
                         "VARIANTS;SMALL_SMEM;STRESS;LARGE_SIZES;ACCURACY")
@@ -151,6 +172,11 @@ function(pp_gauntlet)
     set(PP_CHECK_small-smem_ARGS --grade --seeds 2 --max-shared-kib 64 PARENT_SCOPE)
     set(PP_CHECK_small-smem_VARIANTS ${ARG_SMALL_SMEM} PARENT_SCOPE)
   endif()
+  # A hang costs 3 s, not the default 10; the quick sizes take milliseconds.
+  list(APPEND checks warps)
+  set(PP_CHECK_warps_ARGS --grade --quick --timeout 3 PARENT_SCOPE)
+  set(PP_CHECK_warps_BUILD warps PARENT_SCOPE)
+  set(builds warps)
   foreach(tool memcheck racecheck synccheck)
     list(APPEND checks ${tool})
     set(PP_CHECK_${tool}_TOOL ${tool} PARENT_SCOPE)
@@ -185,7 +211,8 @@ function(pp_gauntlet)
     endif()
     set(PP_CHECK_stress_ARGS ${args} PARENT_SCOPE)
     set(PP_CHECK_stress_VARIANTS ${ARG_STRESS} PARENT_SCOPE)
-    set(PP_CHECK_stress_REVERSED ON PARENT_SCOPE)
+    set(PP_CHECK_stress_BUILD reversed PARENT_SCOPE)
+    list(APPEND builds reversed)
   endif()
   if(ARG_ACCURACY)
     list(APPEND checks accuracy)
@@ -193,6 +220,7 @@ function(pp_gauntlet)
     set(PP_CHECK_accuracy_VARIANTS ${ARG_ACCURACY} PARENT_SCOPE)
   endif()
   set(PP_CHECKS ${checks} PARENT_SCOPE)
+  set(PP_CHECK_BUILDS ${builds} PARENT_SCOPE)
 endfunction()
 
 # TECHNIQUE's entries (pp_add_lab) as pp-technique's arguments: sets in the
@@ -228,16 +256,17 @@ endfunction()
 
 # pp-gauntlet's checks for a mutant of a lab with variants <variants>: every
 # check of PP_CHECKS (set by pp_gauntlet) in order, one run each, as
-# --check NAME [--runner REVERSED] [--lock FILE] [--tool TOOL [--tool-arg OPTION]...]
+# --check NAME [--runner BUILT] [--lock FILE] [--tool TOOL [--tool-arg OPTION]...]
 # ARGUMENT... [--variant LIST], the list naming the check's variants where it has its own;
-# REVERSED, the mutant's runner with reversed block indices, for the checks
-# that need it; FILE, the lock of the checks that run one at a time.
-function(pp_gauntlet_arguments out variants reversed)
+# BUILT, for a check that runs a build of its own, <built> with "<build>" replaced by
+# the build's name; FILE, the lock of the checks that run one at a time.
+function(pp_gauntlet_arguments out variants built)
   set(gauntlet "")
   foreach(check IN LISTS PP_CHECKS)
     list(APPEND gauntlet --check ${check})
-    if(PP_CHECK_${check}_REVERSED)
-      list(APPEND gauntlet --runner ${reversed})
+    if(PP_CHECK_${check}_BUILD)
+      string(REPLACE "<build>" ${PP_CHECK_${check}_BUILD} runner "${built}")
+      list(APPEND gauntlet --runner ${runner})
     endif()
     if(PP_CHECK_${check}_LOCK)
       list(APPEND gauntlet --lock ${PP_CHECK_${check}_LOCK})
@@ -314,23 +343,31 @@ function(pp_add_crosscheck lab source)
   set_tests_properties(${lab}.crosscheck PROPERTIES LABELS "${lab};gpu;crosscheck")
 endfunction()
 
-# A lab file's target compiled with its blocks' indices reversed (pp/reversed_blocks.h).
-function(pp_reverse_blocks target)
+# The builds of a lab's file that a check runs instead of the file as it is,
+# each with a header force-included: reversed, its blocks' indices reversed
+# (the stress check's); warps, every warp collective checked (the warps check's).
+set(PP_BUILD_reversed_HEADER ${PROJECT_SOURCE_DIR}/common/include/pp/reversed_blocks.h)
+set(PP_BUILD_warps_HEADER ${PROJECT_SOURCE_DIR}/common/include/pp/warp_collectives.h)
+
+# A lab file's target compiled as build <build>.
+function(pp_checked_build target build)
   target_compile_options(${target} PRIVATE
-    $<$<COMPILE_LANGUAGE:CUDA>:-include ${PROJECT_SOURCE_DIR}/common/include/pp/reversed_blocks.h>)
+    $<$<COMPILE_LANGUAGE:CUDA>:-include ${PP_BUILD_${build}_HEADER}>)
 endfunction()
 
-# <target>-reversed: <source> built with its blocks' indices reversed, the
-# stress check's runner.
-function(pp_reversed_runner target source grader)
-  add_executable(${target}-reversed ${source})
-  pp_lab_file_target(${target}-reversed)
-  target_link_libraries(${target}-reversed PRIVATE ${grader})
-  pp_reverse_blocks(${target}-reversed)
+# <target>-<build> for each build of PP_CHECK_BUILDS: <source> built so,
+# beside <target>.
+function(pp_checked_runners target source grader)
   get_target_property(folder ${target} RUNTIME_OUTPUT_DIRECTORY)
-  if(folder)
-    set_target_properties(${target}-reversed PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${folder})
-  endif()
+  foreach(build IN LISTS PP_CHECK_BUILDS)
+    add_executable(${target}-${build} ${source})
+    pp_lab_file_target(${target}-${build})
+    target_link_libraries(${target}-${build} PRIVATE ${grader})
+    pp_checked_build(${target}-${build} ${build})
+    if(folder)
+      set_target_properties(${target}-${build} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${folder})
+    endif()
+  endforeach()
 endfunction()
 
 # The architectures of an ARCH_SPECIFIC lab's file: CMAKE_CUDA_ARCHITECTURES
@@ -367,7 +404,8 @@ endfunction()
 # lock by <kind>, and ends whatever of the submission is left when the test
 # ends. <kind> says what the test may run beside: host (needs no GPU), quick
 # (the sanitizers' small sizes), sweep (the grader's sizes, a few GiB), large
-# (up to 34 GiB of the GPU's memory) or timed. CTest runs the timed ones alone
+# (up to 34 GiB of the GPU's memory), timed, or after (needs no GPU: it judges
+# what a timed test wrote, once every timed test has ended). CTest runs the timed ones alone
 # (RUN_SERIAL) after every other test of the lab (DEPENDS), and never two
 # large ones together (RESOURCE_GROUPS). CTest starts the highest COST first:
 # the large ones, one after another beside the others (started last, they ran
@@ -389,6 +427,8 @@ function(pp_submission_test lab name timeout kind)
   if(kind STREQUAL "timed")
     get_property(before GLOBAL PROPERTY PP_SUBMISSION_TESTS_${lab})
     set_tests_properties(${name} PROPERTIES RUN_SERIAL ON DEPENDS "${before}")
+  elseif(kind STREQUAL "after")
+    set_tests_properties(${name} PROPERTIES DEPENDS ${lab}.perf)
   else()
     set_property(GLOBAL APPEND PROPERTY PP_SUBMISSION_TESTS_${lab} ${name})
   endif()
@@ -519,22 +559,22 @@ function(pp_add_submission_lab lab grader source perf_size contract)
   pp_submission_link(${lab})
   add_custom_target(${lab}-grading)
   add_dependencies(${lab}-grading ${lab} pp-trusted)
-  # The file again with its blocks' indices reversed (the stress check's
-  # runner), compiled in the same sandbox, with the same dependency check.
-  if(PP_CHECK_stress_REVERSED)
-    add_library(${lab}-student-reversed OBJECT ${submitted})
-    pp_lab_file_target(${lab}-student-reversed)
-    target_link_libraries(${lab}-student-reversed PRIVATE ${grader})
-    pp_reverse_blocks(${lab}-student-reversed)
+  # The file again as each build a check runs (pp_checked_build), compiled in
+  # the same sandbox, with the same section check.
+  foreach(build IN LISTS PP_CHECK_BUILDS)
+    add_library(${lab}-student-${build} OBJECT ${submitted})
+    pp_lab_file_target(${lab}-student-${build})
+    target_link_libraries(${lab}-student-${build} PRIVATE ${grader})
+    pp_checked_build(${lab}-student-${build} ${build})
     if(PP_SANDBOX)
-      set_target_properties(${lab}-student-reversed PROPERTIES CUDA_COMPILER_LAUNCHER "${launcher}")
-      add_dependencies(${lab}-student-reversed pp-symcheck)
+      set_target_properties(${lab}-student-${build} PROPERTIES CUDA_COMPILER_LAUNCHER "${launcher}")
+      add_dependencies(${lab}-student-${build} pp-symcheck)
     endif()
-    add_executable(${lab}-reversed)
-    target_link_libraries(${lab}-reversed PRIVATE ${lab}-student-reversed ${grader})
-    pp_submission_link(${lab}-reversed)
-    add_dependencies(${lab}-grading ${lab}-reversed)
-  endif()
+    add_executable(${lab}-${build})
+    target_link_libraries(${lab}-${build} PRIVATE ${lab}-student-${build} ${grader})
+    pp_submission_link(${lab}-${build})
+    add_dependencies(${lab}-grading ${lab}-${build})
+  endforeach()
 
   set(results ${PP_RESULTS})
   set(checker $<TARGET_FILE:${lab}-checker>)
@@ -554,8 +594,8 @@ function(pp_add_submission_lab lab grader source perf_size contract)
   foreach(check IN LISTS PP_CHECKS)
     set(args ${PP_CHECK_${check}_ARGS})
     set(check_sandboxed ${sandboxed})
-    if(PP_CHECK_${check}_REVERSED)
-      set(check_runner $<TARGET_FILE:${lab}-reversed>)
+    if(PP_CHECK_${check}_BUILD)
+      set(check_runner $<TARGET_FILE:${lab}-${PP_CHECK_${check}_BUILD}>)
       set(check_sandboxed ${check_runner})
       if(PP_SANDBOX)
         set(check_sandboxed sh ${PP_SANDBOX} run --ro ${check_runner} -- ${check_runner})
@@ -582,10 +622,10 @@ function(pp_add_submission_lab lab grader source perf_size contract)
         if(check STREQUAL "large")
           set(kind large)
         else()
-          set(kind sweep)
+          set(kind quick)
         endif()
         pp_submission_test(${lab} ${name} ${PP_GPU_TEST_TIMEOUT} ${kind}
-          ${checker} ${seed} ${args} --verdict ${results}/${name}.verdict -- ${sandboxed})
+          ${checker} ${seed} ${args} --verdict ${results}/${name}.verdict -- ${check_sandboxed})
       endif()
     endif()
   endforeach()
@@ -608,12 +648,46 @@ function(pp_add_submission_lab lab grader source perf_size contract)
   pp_submission_test(${lab} ${lab}.perf ${PP_GPU_TEST_TIMEOUT} timed
     ${checker} ${seed} --size ${perf_size} --reps 10 --warmup 2 --verdict ${results}/${lab}.perf.verdict
     --json ${results}/${lab}.perf.json -- ${sandboxed})
+  pp_faster_tests(${lab} ${results}/${lab}.perf.verdict)
+endfunction()
+
+# <lab>.faster.<variant> for each of PP_FASTER (pp_add_lab's FASTER), judged
+# from <perf_verdict>, the timed test's: in grading, a test of kind "after"
+# (grading/grade runs those once the timed ones have ended) with a verdict of
+# its own; in a lab's build, after <lab>.perf, skipped where its verdict is
+# older than the lab's runner.
+function(pp_faster_tests lab perf_verdict)
+  foreach(variant IN LISTS PP_FASTER)
+    list(FIND PP_LAB_VARIANTS ${variant} at)
+    math(EXPR at "${at} - 1")
+    list(GET PP_LAB_VARIANTS ${at} previous)
+    set(name ${lab}.faster.${variant})
+    set(judge sh ${PROJECT_SOURCE_DIR}/grading/faster)
+    if(PP_GRADE STREQUAL "submission")
+      pp_submission_test(${lab} ${name} 120 after ${judge} --verdict ${PP_RESULTS}/${name}.verdict
+                         ${perf_verdict} ${variant} ${previous} ${PP_FASTER_BY})
+    else()
+      add_test(NAME ${name} COMMAND ${judge} --newer-than $<TARGET_FILE:${lab}> ${perf_verdict}
+                                    ${variant} ${previous} ${PP_FASTER_BY})
+      # gpu: a test of the student's rung that skips without a GPU (cmake/grade.cmake)
+      set_tests_properties(${name} PROPERTIES LABELS "${lab};gpu;perf" DEPENDS ${lab}.perf SKIP_RETURN_CODE 77)
+    endif()
+  endforeach()
 endfunction()
 
 function(pp_add_lab lab)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "ARCH_SPECIFIC"
                         "SOURCE;PERF_SIZE;MIN_SPEEDUP;STRESS_DATASET;LARGE_DATASET;ACCURACY_DATASET"
-                        "GRADER;LIBRARIES;VARIANTS;GIVEN;SMALL_SMEM;STRESS;LARGE_SIZES;TECHNIQUE;ACCURACY")
+                        "GRADER;LIBRARIES;VARIANTS;GIVEN;SMALL_SMEM;STRESS;LARGE_SIZES;TECHNIQUE;ACCURACY;FASTER")
+  # Read by pp_faster_tests() in the functions called below.
+  set(PP_LAB_VARIANTS ${ARG_VARIANTS})
+  set(PP_FASTER ${ARG_FASTER})
+  foreach(variant IN LISTS ARG_FASTER)
+    list(FIND ARG_VARIANTS ${variant} at)
+    if(at LESS 1)
+      message(FATAL_ERROR "FASTER names ${variant}, which is not among the VARIANTS after the first")
+    endif()
+  endforeach()
   pp_technique(VARIANTS ${ARG_VARIANTS} GIVEN ${ARG_GIVEN} ENTRIES ${ARG_TECHNIQUE})
   set(PP_LAB_ARCHITECTURES "") # read by pp_lab_file_target() in the functions called below
   if(ARG_ARCH_SPECIFIC)
@@ -654,14 +728,12 @@ function(pp_add_lab lab)
   endif()
   pp_lab_runner(${lab} ${runner_source} ${grader})
 
-  if(PP_CHECK_stress_REVERSED) # built with the lab's target, as its every program (tests/CMakeLists.txt)
-    pp_reversed_runner(${lab} ${runner_source} ${grader})
-  endif()
+  pp_checked_runners(${lab} ${runner_source} ${grader}) # built with the lab's target (tests/CMakeLists.txt)
   foreach(check IN LISTS PP_CHECKS)
     set(args ${PP_CHECK_${check}_ARGS})
     set(check_runner ${lab})
-    if(PP_CHECK_${check}_REVERSED)
-      set(check_runner ${lab}-reversed)
+    if(PP_CHECK_${check}_BUILD)
+      set(check_runner ${lab}-${PP_CHECK_${check}_BUILD})
     endif()
     if(PP_CHECK_${check}_VARIANTS)
       foreach(variant IN LISTS PP_CHECK_${check}_VARIANTS)
@@ -681,6 +753,10 @@ function(pp_add_lab lab)
       pp_gpu_test(${name} pp-gauntlet ${PP_SANITIZER_OPTION} -- $<TARGET_FILE:${lab}>
                   --check ${check} ${tool} ${args})
       set_tests_properties(${name} PROPERTIES LABELS "${lab};gpu;sanitizer")
+    elseif(NOT check STREQUAL "large")
+      pp_check_test_name(name ${lab} ${check} "")
+      pp_gpu_test(${name} ${check_runner} ${args})
+      set_tests_properties(${name} PROPERTIES LABELS "${lab};gpu;grade")
     else()
       # The large check, under pp-gauntlet for its lock, which the mutants' large checks share;
       # CTest's resource lock keeps the lab's large tests from waiting on each other in its slots.
@@ -697,8 +773,10 @@ function(pp_add_lab lab)
 
   # Timed: it runs alone, so that `ctest -j` cannot put other work beside it.
   pp_gpu_test(${lab}.perf ${lab} --size ${ARG_PERF_SIZE} --min-speedup ${ARG_MIN_SPEEDUP}
-              --json ${PROJECT_BINARY_DIR}/results/${lab}-perf.json)
+              --json ${PROJECT_BINARY_DIR}/results/${lab}-perf.json
+              --verdict ${PROJECT_BINARY_DIR}/results/${lab}-perf.verdict)
   set_tests_properties(${lab}.perf PROPERTIES LABELS "${lab};gpu;perf" RUN_SERIAL ON)
+  pp_faster_tests(${lab} ${PROJECT_BINARY_DIR}/results/${lab}-perf.verdict)
   # The technique, read from the runner's object (the lab file alone: the
   # grader is another target's). Host tests: cuobjdump needs no GPU.
   foreach(variant IN LISTS PP_TECHNIQUE_VARIANTS)
@@ -799,13 +877,11 @@ function(pp_add_lab lab)
       pp_lab_file_target(${target})
       target_link_libraries(${target} PRIVATE ${grader})
       set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin/${built})
-      set(reversed "")
-      if(PP_CHECK_stress_REVERSED)
-        pp_reversed_runner(${target} ${mutant_source} ${grader})
-        add_dependencies(${target} ${target}-reversed)
-        set(reversed $<TARGET_FILE:${target}-reversed>)
-      endif()
-      pp_gauntlet_arguments(gauntlet "${ARG_VARIANTS}" "${reversed}")
+      pp_checked_runners(${target} ${mutant_source} ${grader})
+      foreach(build IN LISTS PP_CHECK_BUILDS)
+        add_dependencies(${target} ${target}-${build})
+      endforeach()
+      pp_gauntlet_arguments(gauntlet "${ARG_VARIANTS}" "$<TARGET_FILE:${target}-<build>>")
       # First, on the host, the symbol check that grading runs on a student's object.
       pp_gpu_test(${lab}.${kind}.${mutant} pp-gauntlet --mutant ${PP_SANITIZER_OPTION} --
                   $<TARGET_FILE:${target}> --check symbols --command ${symbol_check}

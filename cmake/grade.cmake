@@ -225,7 +225,7 @@ elseif(student_grade AND other_failed STREQUAL "")
   # Next: the first lab with a failure, its first failing variant if any.
   list(GET labs 0 lab)
   file(GLOB lab_file RELATIVE ${SOURCE} ${SOURCE}/${student_folder}/${lab}/*.cu)
-  list(FILTER failing_${lab} EXCLUDE REGEX "^(perf|large|sanitizer[.].*|technique[.].*|accuracy[.].*)$")
+  list(FILTER failing_${lab} EXCLUDE REGEX "^(perf|large|warps|sanitizer[.].*|technique[.].*|accuracy[.].*|faster[.].*)$")
   if(failing_${lab})
     list(GET failing_${lab} 0 variant)
     set(step "write ${variant} in ${lab_file}")

@@ -67,24 +67,7 @@ int pp_bench(session *s, const int *selected, const pp_device *dev, const pp_siz
     pp_state_destroy(s, state);
     return PP_EXIT_USAGE;
   }
-  if (s->runner) {
-    /* The peer is the checker's own code, timed on its own server before the
-     * runner starts: under what this GPU allows, only another process on the
-     * GPU, beside the grading's lock, can have put it there (the path's cost
-     * taken off was measured while the GPU was shared). Nothing of the run can
-     * be judged: the verdict says contended, not that a variant cheated. */
-    int peer_correct = report.peer.correct;
-    pp_check_floor(&report, dev, &report.peer);
-    if (peer_correct && !report.peer.correct) {
-      s->contended = 1;
-      snprintf(report.peer.note, sizeof report.peer.note,
-               "timed at %.4f ms, under what this GPU allows: the GPU was shared while the checker timed "
-               "its own peer; grade again on a GPU that nothing else uses",
-               report.peer.time.median_ms);
-    }
-    pp_measure_runner_path(s);
-  }
-  report.path = s->path;
+  if (s->runner) pp_measure_runner_path(s);
 
   report.variants = calloc((size_t)count, sizeof *report.variants);
   const pp_result *best = NULL;
@@ -99,6 +82,31 @@ int pp_bench(session *s, const int *selected, const pp_device *dev, const pp_siz
     if (s->runner) pp_check_floor(&report, dev, r);
     if (r->correct && r->ran && (!best || r->time.median_ms < best->time.median_ms)) best = r;
   }
+  if (s->runner) {
+    pp_runner_end(s->runner, stdout); /* its status is pp_runner_stop()'s, in the driver */
+    if (pp_measure_peer_again(s, state, size, &report.peer)) {
+      pp_seal_free(s->seal);
+      pp_state_destroy(s, state);
+      free(report.variants);
+      return PP_EXIT_USAGE;
+    }
+    /* The peer is the checker's own code, timed on its own server while no
+     * student code ran: under what this GPU allows, only another process on
+     * the GPU, beside the grading's lock, can have put it there (the path's
+     * cost taken off was measured while the GPU was shared). Nothing of the
+     * run can be judged: the verdict says contended, not that a variant
+     * cheated. */
+    int peer_correct = report.peer.correct;
+    pp_check_floor(&report, dev, &report.peer);
+    if (peer_correct && !report.peer.correct) {
+      s->contended = 1;
+      snprintf(report.peer.note, sizeof report.peer.note,
+               "timed at %.4f ms, under what this GPU allows: the GPU was shared while the checker timed "
+               "its own peer; grade again on a GPU that nothing else uses",
+               report.peer.time.median_ms);
+    }
+  }
+  report.path = s->path;
   pp_seal_free(s->seal);
   s->seal = NULL;
   pp_state_destroy(s, state);
@@ -113,6 +121,11 @@ int pp_bench(session *s, const int *selected, const pp_device *dev, const pp_siz
       if (s->note_count < VERDICT_NOTES)
         snprintf(s->notes[s->note_count++], sizeof *s->notes, "%.100s: %.255s", report.variants[i].name,
                  report.variants[i].note);
+    }
+  for (int i = 0; i < report.count && s->timed_count < TIMED_VARIANTS; ++i)
+    if (report.variants[i].ran && report.variants[i].correct) {
+      s->timed_names[s->timed_count] = report.variants[i].name;
+      s->timed_ms[s->timed_count++] = report.variants[i].time.median_ms;
     }
   const pp_result *first = report.count ? &report.variants[0] : NULL;
   if (best) {

@@ -99,6 +99,7 @@ void pp_write_verdict(const session *s, int status) {
   if (s->vs_first > 0) fprintf(f, "vs_first %.4f\n", s->vs_first);
   if (s->path.requests) fprintf(f, "overhead_ms %.4f\n", s->path.overhead_ms);
   if (s->contended) fputs("contended yes\n", f);
+  for (int i = 0; i < s->timed_count; ++i) fprintf(f, "time %s %.6f\n", s->timed_names[i], s->timed_ms[i]);
   for (int i = 0; i < s->note_count; ++i) {
     fputs("note ", f);
     for (const char *c = s->notes[i]; *c; ++c) fputc(*c == '\n' ? ' ' : *c, f);

@@ -11,8 +11,9 @@
  * so that a planted bug that grading refuses for its symbols counts as
  * rejected, on any machine. The others run on the GPU, in order, after it.
  * Such a check runs RUNNER ARGUMENT..., or PATH ARGUMENT... where it names its own
- * runner (the stress check: the same file built with its blocks' indices
- * reversed, cmake/Labs.cmake); one with --tool runs it under
+ * runner (the same file built otherwise, cmake/Labs.cmake: the stress check's
+ * with its blocks' indices reversed, the warps check's with its warp
+ * collectives checked); one with --tool runs it under
  * compute-sanitizer: PATH --tool TOOL --error-exitcode 3 ARG... RUNNER ARGUMENT....
  * One with --lock holds FILE's lock (flock) while it runs, waiting for it if
  * another process holds it: the large check, which needs most of the GPU's

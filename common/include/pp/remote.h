@@ -179,8 +179,18 @@ int pp_runner_stress(pp_runner *runner, int variant, int dataset, uint64_t seed,
 
 /**
  * Asks the runner to quit (after its device work is done: it waits for the
- * device after every request), prints what it wrote (each line marked), and
- * releases the handle.
+ * device after every request) and prints what it wrote (each line marked); it
+ * is not started again: a later request fails. The handle stays, for
+ * pp_runner_stop(), which then returns what this returned.
+ * @param runner  the runner, or NULL
+ * @param out     where the runner's output goes
+ * @return as pp_runner_stop()
+ */
+int pp_runner_end(pp_runner *runner, FILE *out);
+
+/**
+ * Ends the runner as pp_runner_end() does, unless that has, and releases the
+ * handle.
  * @param runner  the runner, or NULL
  * @param out     where the runner's output goes
  * @return 0 if the runner quit cleanly with status 0 (or never started);

@@ -48,6 +48,8 @@ struct pp_runner {
   int started;          /* it has been started at least once */
   int first_start;      /* how its first start failed (-1 or -2, ask()), or 0 */
   char first_note[256]; /* and the note that said so */
+  int ended;            /* pp_runner_end() has stopped it for good */
+  int ended_clean;      /* and it quit cleanly */
 };
 
 pp_runner *pp_runner_new(const pp_problem *problem, char *const *command, double timeout_s,
@@ -203,6 +205,10 @@ static int ready(pp_runner *r, char *note, size_t len) {
     snprintf(note, len, "%s (at its first start; not started again)", r->first_note);
     return r->first_start;
   }
+  if (r->ended) {
+    snprintf(note, len, "the checker had ended the %s's process", r->label);
+    return -1;
+  }
   int got = r->pid ? 0 : start(r, note, len);
   if (got && !r->started) {
     r->first_start = got;
@@ -349,8 +355,9 @@ static void show_output(int fd, const char *label, FILE *out) {
   fclose(in);
 }
 
-int pp_runner_stop(pp_runner *r, FILE *out) {
+int pp_runner_end(pp_runner *r, FILE *out) {
   if (!r) return 0;
+  if (r->ended) return r->ended_clean ? 0 : -1;
   int clean = 0;
   if (r->pid) {
     pp_request q = {.op = OP_QUIT};
@@ -374,10 +381,18 @@ int pp_runner_stop(pp_runner *r, FILE *out) {
   char label[64];
   snprintf(label, sizeof label, "%s| ", r->label);
   show_output(r->output, label, out);
+  r->ended = 1;
+  r->ended_clean = clean;
+  return clean ? 0 : -1;
+}
+
+int pp_runner_stop(pp_runner *r, FILE *out) {
+  if (!r) return 0;
+  int status = pp_runner_end(r, out);
   close(r->output);
   free(r->buffers);
   free(r->argv);
   free(r);
-  return clean ? 0 : -1;
+  return status;
 }
 
