@@ -225,7 +225,7 @@ endfunction()
 
 # TECHNIQUE's entries (pp_add_lab) as pp-technique's arguments: sets in the
 # caller's scope PP_TECHNIQUE_VARIANTS, the variants in the order of VARIANTS,
-# and for each V PP_TECHNIQUE_<V>_ARGS, its --check NAME,...=FACT,... words.
+# and for each V PP_TECHNIQUE_<V>_ARGS, its --facts NAME,...=FACT,... words.
 function(pp_technique)
   cmake_parse_arguments(PARSE_ARGV 0 ARG "" "" "VARIANTS;GIVEN;ENTRIES")
   set(variants "")
@@ -242,7 +242,7 @@ function(pp_technique)
       message(FATAL_ERROR "TECHNIQUE names ${variant}, which is not among the VARIANTS the student writes")
     endif()
     list(APPEND variants ${variant})
-    list(APPEND args_${variant} --check "${kernels}=${facts}")
+    list(APPEND args_${variant} --facts "${kernels}=${facts}")
   endforeach()
   set(ordered "")
   foreach(variant IN LISTS ARG_VARIANTS)
@@ -852,7 +852,7 @@ function(pp_add_lab lab)
       list(APPEND kinds ${kind})
       if(NOT TARGET ${kind}-mutants)
         add_custom_target(${kind}-mutants)
-        add_dependencies(${kind}-mutants pp-gauntlet)
+        add_dependencies(${kind}-mutants pp-gauntlet pp-symcheck pp-technique)
       endif()
     endif()
   endforeach()
@@ -882,10 +882,18 @@ function(pp_add_lab lab)
         add_dependencies(${target} ${target}-${build})
       endforeach()
       pp_gauntlet_arguments(gauntlet "${ARG_VARIANTS}" "$<TARGET_FILE:${target}-<build>>")
-      # First, on the host, the symbol check that grading runs on a student's object.
+      # First, on the host, what grading reads from a student's object: the
+      # symbol check, then each rung's technique (without cuobjdump these
+      # skip, and a mutant that survives the rest is a skip, not a pass).
+      set(technique_checks "")
+      foreach(variant IN LISTS PP_TECHNIQUE_VARIANTS)
+        list(APPEND technique_checks --check technique.${variant} --command $<TARGET_FILE:pp-technique>
+             --rung ${variant} ${PP_TECHNIQUE_${variant}_ARGS} --cuobjdump ${PP_CUOBJDUMP}
+             $<TARGET_OBJECTS:${target}>)
+      endforeach()
       pp_gpu_test(${lab}.${kind}.${mutant} pp-gauntlet --mutant ${PP_SANITIZER_OPTION} --
                   $<TARGET_FILE:${target}> --check symbols --command ${symbol_check}
-                  $<TARGET_OBJECTS:${target}> ${gauntlet})
+                  $<TARGET_OBJECTS:${target}> ${technique_checks} ${gauntlet})
       set_tests_properties(${lab}.${kind}.${mutant} PROPERTIES LABELS "${lab};gpu;${kind}"
                            TIMEOUT ${mutant_timeout})
       if(NOT kind STREQUAL "mutant")

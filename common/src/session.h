@@ -135,7 +135,7 @@ void pp_measure(session *s, void *state, int variant, pp_result *r);
 int pp_measure_peer(session *s, void *state, const pp_size *size, pp_result *r);
 
 /* Once the runner has ended: the peer timed again by a new server, and its
- * time the mean of both windows'; returns as pp_measure_peer(). */
+ * time the faster window's; returns as pp_measure_peer(). */
 int pp_measure_peer_again(session *s, void *state, const pp_size *size, pp_result *r);
 
 /* The empty requests to the submission's runner, for the report only. */

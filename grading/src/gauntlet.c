@@ -375,7 +375,7 @@ static outcome run_check(gauntlet *g, int index, char *why, size_t len) {
     snprintf(why, len, "compute-sanitizer reported errors");
     return REJECTED;
   case SKIP:
-    snprintf(why, len, "skipped by the runner (see its output)");
+    snprintf(why, len, "%s", c->host ? "skipped (see its output)" : "skipped by the runner (see its output)");
     return SKIPPED;
   }
   describe(status, why, len);

@@ -1,11 +1,11 @@
 /* pp-technique: does a rung's compiled code show the rung's technique?
  *
- *   pp-technique --rung VARIANT --check NAME[,NAME...]=FACT[,FACT...] [--check ...] [--verdict FILE]
+ *   pp-technique --rung VARIANT --facts NAME[,NAME...]=FACT[,FACT...] [--facts ...] [--verdict FILE]
  *                (--listing FILE | --cuobjdump PROGRAM [--sandbox SCRIPT] OBJECT)
  *
  * Reads the SASS of a compiled lab file, as `cuobjdump -sass OBJECT` lists it
  * (run by this program, inside grading/sandbox's `inspect` box with
- * --sandbox, or read from FILE with --listing), and checks each --check's
+ * --sandbox, or read from FILE with --listing), and checks each --facts'
  * FACTs on each of its kernels NAME: a kernel's functions are those whose
  * name, demangled to its base name, is NAME (each instance of a template),
  * with the functions they call by name. The facts are the table below; the
@@ -493,7 +493,7 @@ static int finish(const char *verdict, int status) {
 
 static int usage(const char *program) {
   fprintf(stderr,
-          "usage: %s --rung VARIANT --check NAME[,NAME...]=FACT[,FACT...] [--check ...] [--verdict FILE]\n"
+          "usage: %s --rung VARIANT --facts NAME[,NAME...]=FACT[,FACT...] [--facts ...] [--verdict FILE]\n"
           "       (--listing FILE | --cuobjdump PROGRAM [--sandbox SCRIPT] OBJECT)\n"
           "facts:",
           program);
@@ -504,7 +504,7 @@ static int usage(const char *program) {
 
 enum { MOST = 16 };
 
-/* One --check: every fact of facts[] holds in every kernel of kernels[]. */
+/* One --facts: every fact of facts[] holds in every kernel of kernels[]. */
 typedef struct check {
   char *kernels[MOST];
   const fact *facts[MOST];
@@ -542,7 +542,7 @@ int main(int argc, char **argv) {
   for (; arg + 1 < argc && starts(argv[arg], "--"); arg += 2) {
     const char *option = argv[arg], *value = argv[arg + 1];
     if (!strcmp(option, "--rung")) rung = value;
-    else if (!strcmp(option, "--check")) {
+    else if (!strcmp(option, "--facts")) {
       if (check_count == MOST || parse_check(argv[arg + 1], &checks[check_count++])) return usage(argv[0]);
     } else if (!strcmp(option, "--verdict")) verdict = value;
     else if (!strcmp(option, "--listing")) listing = value;

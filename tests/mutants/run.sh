@@ -71,14 +71,14 @@ if [ -z "$tests" ]; then
   exit 2
 fi
 
-# Build the mutants' programs, pp-gauntlet and the symbol check it runs first (a lab target
-# builds all of its mutants).
+# Build the mutants' programs, pp-gauntlet and the host checks it runs first, the symbol
+# and technique checks (a lab target builds all of its mutants).
 if [ -z "$target" ]; then
   target=$(printf '%s\n' "$tests" | sed 's/\..*//' | sort -u | tr '\n' ' ')
 fi
 # shellcheck disable=SC2086 # one target per word
-cmake --build "$build" --target $target pp-gauntlet pp-symcheck >/dev/null || {
-  echo "run.sh: the build failed: cmake --build $build --target $target pp-gauntlet pp-symcheck" >&2
+cmake --build "$build" --target $target pp-gauntlet pp-symcheck pp-technique >/dev/null || {
+  echo "run.sh: the build failed: cmake --build $build --target $target pp-gauntlet pp-symcheck pp-technique" >&2
   exit 1
 }
 

@@ -8,7 +8,7 @@ set(verdict "${WORK}/verdict")
 file(REMOVE "${verdict}")
 set(checks "")
 foreach(check IN LISTS CHECKS)
-  list(APPEND checks --check "${check}")
+  list(APPEND checks --facts "${check}")
 endforeach()
 execute_process(COMMAND "${TECHNIQUE}" --rung "${RUNG}" ${checks} --verdict "${verdict}" --listing "${LISTING}"
                 OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE status)
