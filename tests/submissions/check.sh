@@ -25,6 +25,10 @@
 #   seed N                   grade with this seed (default: a fresh one)
 #   timeout-scale X          grade with --timeout-scale X: a sample whose tests
 #                            are meant to run out of time waits less for it
+#   tests GLOB...            grade with --tests: only the tests these globs name
+#                            (one line or several), for a sample whose point is
+#                            how the runner starts or ends, the same in every
+#                            GPU test: one of each kind shows it
 #   gpu-lock on              grade as a worker sharing its GPU would
 #                            (PP_GRADE_GPU_LOCK): the timing and large tests
 #                            must take the lock alone, every other GPU test
@@ -185,6 +189,22 @@ compare() {
       bad=1
     fi
   done < "$tsv"
+  # With `tests`, every test graded is one they name, and each names one.
+  only=$(key "$want_file" tests | tr '\n' ' ')
+  set -f
+  for glob in $only; do
+    cut -f1 "$tsv" | while read -r name; do case $name in $glob) echo "$name" ;; esac; done | grep -q . ||
+      { echo "  tests $glob: no test graded matches it" >&2; bad=1; }
+  done
+  [ -z "$only" ] || while read -r name; do
+    case $name in *.build) continue ;; esac
+    named=0
+    for glob in $only; do case $name in $glob) named=1 ;; esac; done
+    [ $named -eq 1 ] || { echo "  $name: graded, but no 'tests' glob names it" >&2; bad=1; }
+  done <<EOF_TESTS
+$(cut -f1 "$tsv")
+EOF_TESTS
+  set +f
   # A name without a * must be a test that ran: a renamed test is caught.
   for pattern in $(key "$want_file" expect | awk '$1 !~ /[*?[]/ { print $1 }'); do
     cut -f1 "$tsv" | grep -qx "$pattern" ||
@@ -305,6 +325,8 @@ check_sample() {
   [ -z "$seed" ] || set -- "$@" --seed "$seed"
   scale=$(key "$expected" timeout-scale)
   [ -z "$scale" ] || set -- "$@" --timeout-scale "$scale"
+  only=$(key "$expected" tests | tr '\n' ' ')
+  [ -z "$only" ] || set -- "$@" --tests "$only"
   [ -z "${PP_CHECK_PARALLEL:-}" ] || set -- "$@" --parallel "$PP_CHECK_PARALLEL"
   lock=""
   if [ "$(key "$expected" gpu-lock)" = on ]; then
