@@ -196,11 +196,14 @@ compare() {
     cut -f1 "$tsv" | while read -r name; do case $name in $glob) echo "$name" ;; esac; done | grep -q . ||
       { echo "  tests $glob: no test graded matches it" >&2; bad=1; }
   done
+  # Such a sample runs beside other GPU work (tests/grading/CMakeLists.txt): it may time nothing.
   [ -z "$only" ] || while read -r name; do
     case $name in *.build) continue ;; esac
     named=0
     for glob in $only; do case $name in $glob) named=1 ;; esac; done
     [ $named -eq 1 ] || { echo "  $name: graded, but no 'tests' glob names it" >&2; bad=1; }
+    kind=$(awk -F '\t' -v name="$name" '$1 == "test" && $3 == name { print $4 }' "$graded/build/grading-tests.txt")
+    case $kind in timed | large) echo "  $name: a $kind test, which a sample with 'tests' may not run" >&2; bad=1 ;; esac
   done <<EOF_TESTS
 $(cut -f1 "$tsv")
 EOF_TESTS
