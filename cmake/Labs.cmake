@@ -225,7 +225,9 @@ endfunction()
 
 # TECHNIQUE's entries (pp_add_lab) as pp-technique's arguments: sets in the
 # caller's scope PP_TECHNIQUE_VARIANTS, the variants in the order of VARIANTS,
-# and for each V PP_TECHNIQUE_<V>_ARGS, its --facts NAME,...=FACT,... words.
+# and for each V PP_TECHNIQUE_<V>_ARGS, pp-technique's options for its rung:
+# --rung V, its --facts NAME,...=FACT,... words and --cuobjdump (the object
+# and any --verdict or --sandbox are the caller's).
 function(pp_technique)
   cmake_parse_arguments(PARSE_ARGV 0 ARG "" "" "VARIANTS;GIVEN;ENTRIES")
   set(variants "")
@@ -248,7 +250,8 @@ function(pp_technique)
   foreach(variant IN LISTS ARG_VARIANTS)
     if(variant IN_LIST variants)
       list(APPEND ordered ${variant})
-      set(PP_TECHNIQUE_${variant}_ARGS ${args_${variant}} PARENT_SCOPE)
+      set(PP_TECHNIQUE_${variant}_ARGS --rung ${variant} ${args_${variant}} --cuobjdump ${PP_CUOBJDUMP}
+          PARENT_SCOPE)
     endif()
   endforeach()
   set(PP_TECHNIQUE_VARIANTS ${ordered} PARENT_SCOPE)
@@ -638,8 +641,8 @@ function(pp_add_submission_lab lab grader source perf_size contract)
   endif()
   foreach(variant IN LISTS PP_TECHNIQUE_VARIANTS)
     pp_submission_test(${lab} ${lab}.technique.${variant} 120 host
-      $<TARGET_FILE:pp-technique> --rung ${variant} ${PP_TECHNIQUE_${variant}_ARGS}
-      --verdict ${results}/${lab}.technique.${variant}.verdict --cuobjdump ${PP_CUOBJDUMP} ${technique_sandbox}
+      $<TARGET_FILE:pp-technique> ${PP_TECHNIQUE_${variant}_ARGS}
+      --verdict ${results}/${lab}.technique.${variant}.verdict ${technique_sandbox}
       $<TARGET_OBJECTS:${lab}-student>)
   endforeach()
   # Graded perf: 10 timed repetitions after 2 warm-ups, not 20 after 3: the
@@ -781,8 +784,7 @@ function(pp_add_lab lab)
   # grader is another target's). Host tests: cuobjdump needs no GPU.
   foreach(variant IN LISTS PP_TECHNIQUE_VARIANTS)
     add_test(NAME ${lab}.technique.${variant}
-             COMMAND pp-technique --rung ${variant} ${PP_TECHNIQUE_${variant}_ARGS} --cuobjdump ${PP_CUOBJDUMP}
-                     $<TARGET_OBJECTS:${lab}>)
+             COMMAND pp-technique ${PP_TECHNIQUE_${variant}_ARGS} $<TARGET_OBJECTS:${lab}>)
     set_tests_properties(${lab}.technique.${variant} PROPERTIES LABELS "${lab};technique" SKIP_RETURN_CODE 77)
   endforeach()
   # The file's table and VARIANTS agree (a graded submission's checker takes
@@ -888,8 +890,7 @@ function(pp_add_lab lab)
       set(technique_checks "")
       foreach(variant IN LISTS PP_TECHNIQUE_VARIANTS)
         list(APPEND technique_checks --check technique.${variant} --command $<TARGET_FILE:pp-technique>
-             --rung ${variant} ${PP_TECHNIQUE_${variant}_ARGS} --cuobjdump ${PP_CUOBJDUMP}
-             $<TARGET_OBJECTS:${target}>)
+             ${PP_TECHNIQUE_${variant}_ARGS} $<TARGET_OBJECTS:${target}>)
       endforeach()
       pp_gpu_test(${lab}.${kind}.${mutant} pp-gauntlet --mutant ${PP_SANITIZER_OPTION} --
                   $<TARGET_FILE:${target}> --check symbols --command ${symbol_check}
