@@ -101,7 +101,8 @@ set(PP_FASTER_BY 1.10)
 # A lab's tests, its mutant tests and a graded submission all take their
 # checks from here, so that a planted bug counts as rejected only by a check
 # that a student's ctest and grading/grade run too.
-#   grade       the grader's sweep of sizes, seeds and datasets            (per variant)
+#   grade       the grader's sweep of sizes, seeds and datasets, each launch held to the
+#               default stream that the contract names (common/src/launch_watch.c) (per variant)
 #   small-smem  the same sweep with launchers told that a block gets at most 64 KiB of
 #               shared memory (--max-shared-kib 64, a compute capability 7.5 GPU's
 #               limit): the smaller configuration of SMALL_SMEM variants, graded on

@@ -13,7 +13,7 @@
 #include "pp/remote.h"
 #include "session.h"
 #include "share.h"
-#include "shared_watch.h"
+#include "launch_watch.h"
 
 /* Sizes past this many elements along one dimension fit in no GPU; refusing
  * them early also keeps every byte count far from overflow. */
@@ -218,6 +218,10 @@ int pp_main(const pp_problem *p, int argc, char **argv) {
   if (o.no_guards) pp_buffer_guards(0);
   if (o.max_shared_kib) pp_cap_shared_memory(o.max_shared_kib * 1024);
   pp_set_shared_poison(!o.quick);
+  /* The grade sweep's launches are held to the contract's stream (and to
+   * --max-shared-kib); not under the sanitizers' quick sweep, whose tools
+   * hold the process's CUPTI subscription. */
+  pp_set_launch_watched(o.max_shared_kib || (o.mode == PP_MODE_GRADE && !o.quick));
   int count = p->variant_count();
   int *selected = calloc((size_t)(count > 0 ? count : 1), sizeof *selected);
   if (select_variants(p, o.variants, selected)) return PP_EXIT_USAGE;
@@ -248,7 +252,7 @@ int pp_main(const pp_problem *p, int argc, char **argv) {
     pp_device dev;
     pp_device_open(&dev);
     /* The process that runs the variants checks their launches (a runner: on the checker's word). */
-    if (o.max_shared_kib && !o.runner) pp_shared_watch(o.max_shared_kib * 1024);
+    if (pp_launch_watched() && !o.runner) pp_launch_watch(o.max_shared_kib * 1024);
     status = o.mode == PP_MODE_SERVE ? pp_serve(p) : run(&s, selected, &dev, &size);
   }
   pp_write_verdict(&s, status);

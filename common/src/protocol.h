@@ -22,6 +22,7 @@ typedef struct pp_request {
   int32_t op, variant, dataset, count; /* count: buffers that follow OP_SHARE */
   int32_t shared_cap; /* OP_HELLO: the checker's cap on pp_shared_memory_per_block(), or 0 */
   int32_t poison;     /* OP_HELLO: the checker's pp_shared_poison() */
+  int32_t watch;      /* OP_HELLO: the checker's pp_launch_watched() */
   uint64_t seed;      /* OP_STRESS: the run's seed, which shapes the interference */
   double hold_ms;     /* OP_HOLD: how long its kernel keeps the GPU */
   pp_size size;

@@ -7,13 +7,13 @@
 #include "pp/timer.h"
 #include "poison_shared.h"
 #include "share.h"
-#include "shared_watch.h"
+#include "launch_watch.h"
 #include "stress.h"
 
 int pp_launch_error(char *note, size_t len) {
   cudaError_t err = cudaGetLastError();
   if (err == cudaSuccess) err = cudaDeviceSynchronize();
-  if (err == cudaSuccess) return pp_shared_overrun(note, len);
+  if (err == cudaSuccess) return pp_launch_misfit(note, len);
   snprintf(note, len, "CUDA error %s (%s) while running it", cudaGetErrorName(err),
            cudaGetErrorString(err));
   cudaGetLastError();
@@ -33,9 +33,19 @@ int pp_shared_poison(void) {
   return poison;
 }
 
+static int watched;
+
+void pp_set_launch_watched(int on) {
+  watched = on;
+}
+
+int pp_launch_watched(void) {
+  return watched;
+}
+
 void pp_before_variant(void) {
   if (poison) pp_poison_shared();
-  pp_shared_forget();
+  pp_launch_forget();
 }
 
 typedef struct launch_job {

@@ -56,14 +56,20 @@ int pp_shared_memory_cap(void);
 int pp_launch_error(char *note, size_t len);
 
 /* What runs before a variant's checked launch, untimed: every SM's shared
- * memory poisoned (poison_shared.h), and the shared memory watch
- * (shared_watch.h) told to forget the harness's own launches. */
+ * memory poisoned (poison_shared.h), and the launch watch
+ * (launch_watch.h) told to forget the harness's own launches. */
 void pp_before_variant(void);
 
 /* Whether pp_before_variant() poisons shared memory (default 1); the checker
  * passes its setting to the runner with the shared memory cap. */
 void pp_set_shared_poison(int on);
 int pp_shared_poison(void);
+
+/* Whether the process that runs the variants watches their launches
+ * (launch_watch.h; default 0): set by the driver for the grade sweep and
+ * --max-shared-kib, passed by the checker to its runner with the cap. */
+void pp_set_launch_watched(int on);
+int pp_launch_watched(void);
 
 /* Times one launch of @p variant with CUDA events, L2 evicted first if
  * @p flush (pp_time_once()), as found if not (pp_time_events(): the checker

@@ -1,13 +1,13 @@
-// The launch that pp_shared_watch() holds itself to: made with <<<>>>, the
+// The launch that pp_launch_watch() holds itself to: made with <<<>>>, the
 // way the labs launch, so that a watch blind to that path fails at once.
 #include "pp/check.h"
-#include "shared_watch.h"
+#include "launch_watch.h"
 
 namespace {
 
 constexpr int THREADS = 64;  // 256 bytes of static shared memory
 
-__global__ void shared_watch_probe(unsigned *out) {
+__global__ void launch_watch_probe(unsigned *out) {
   __shared__ unsigned fixed[THREADS];
   extern __shared__ unsigned dynamic[];
   fixed[threadIdx.x] = threadIdx.x;
@@ -20,8 +20,8 @@ __global__ void shared_watch_probe(unsigned *out) {
 
 extern "C" long long pp_shared_probe(int dynamic) {
   struct cudaFuncAttributes a;
-  PP_CHECK(cudaFuncGetAttributes(&a, shared_watch_probe));
-  shared_watch_probe<<<1, THREADS, (size_t)dynamic>>>(nullptr);
+  PP_CHECK(cudaFuncGetAttributes(&a, launch_watch_probe));
+  launch_watch_probe<<<1, THREADS, (size_t)dynamic>>>(nullptr);
   PP_CHECK_LAUNCH();
   PP_CHECK(cudaDeviceSynchronize());
   return (long long)a.sharedSizeBytes;

@@ -1,12 +1,17 @@
 // GPU tests of what the harness does around a variant's launch:
-//   harness-launch-tests GROUP    poison | shared-cap
+//   harness-launch-tests GROUP    poison | shared-cap | stream
 // poison: after pp_poison_shared(), a kernel that reads shared memory it never
 // wrote reads all-ones words, on every SM (a grid of several blocks per SM).
-// shared-cap: with pp_shared_watch(64 KiB), a kernel of 1 KiB static and
+// shared-cap: with pp_launch_watch(64 KiB), a kernel of 1 KiB static and
 // 63 KiB dynamic shared memory runs clean, and the same kernel with 1 KiB
 // more fails pp_launch_error(), naming it; the GPU itself would run both.
 // Each of the launch calls a lab may use: <<<>>>, cudaLaunchKernel and
 // cudaLaunchKernelEx (each its own CUPTI callback).
+// stream: with pp_launch_watch(0), a kernel launched on the default stream (0
+// or cudaStreamLegacy) runs clean, and one launched on cudaStreamPerThread or
+// on a stream of its own, by <<<>>> or cudaLaunchKernelEx, fails
+// pp_launch_error(), naming it: the contract names the default stream, and the
+// results of either are right.
 // Without a CUDA device, exit 77 (skipped).
 #include <stdio.h>
 #include <string.h>
@@ -15,7 +20,7 @@
 #include "pp/check.h"
 #include "pp/device.h"
 #include "share.h"
-#include "shared_watch.h"
+#include "launch_watch.h"
 
 namespace {
 
@@ -93,7 +98,7 @@ int test_shared_cap() {
   PP_CHECK(cudaFuncSetAttribute(use_shared, cudaFuncAttributeMaxDynamicSharedMemorySize, cap));
   unsigned *out;
   PP_CHECK(cudaMalloc(&out, sizeof *out));
-  pp_shared_watch(cap);
+  pp_launch_watch(cap);
   int failed = 0;
   for (int how = 0; how < 3; ++how) {
     const char *launch = LAUNCHES[how];
@@ -112,11 +117,54 @@ int test_shared_cap() {
   return failed ? PP_EXIT_FAIL : PP_EXIT_PASS;
 }
 
+int test_stream() {
+  unsigned *out;
+  cudaStream_t own;
+  PP_CHECK(cudaMalloc(&out, sizeof *out));
+  PP_CHECK(cudaStreamCreate(&own));
+  pp_launch_watch(0);
+  const struct {
+    const char *what;
+    cudaStream_t stream;
+    int ex, refused;
+  } cases[] = {{"<<<>>> on 0", 0, 0, 0},
+               {"<<<>>> on cudaStreamLegacy", cudaStreamLegacy, 0, 0},
+               {"cudaLaunchKernelEx on 0", 0, 1, 0},
+               {"<<<>>> on cudaStreamPerThread", cudaStreamPerThread, 0, 1},
+               {"<<<>>> on a stream of its own", own, 0, 1},
+               {"cudaLaunchKernelEx on a stream of its own", own, 1, 1}};
+  int failed = 0;
+  for (const auto &c : cases) {
+    char note[384] = "";
+    if (c.ex) {
+      cudaLaunchConfig_t config = {};
+      config.gridDim = dim3(1);
+      config.blockDim = dim3(THREADS);
+      config.dynamicSmemBytes = THREADS * sizeof *out;
+      config.stream = c.stream;
+      (void)cudaLaunchKernelEx(&config, use_shared, out);
+    } else {
+      use_shared<<<1, THREADS, THREADS * sizeof *out, c.stream>>>(out);
+    }
+    PP_CHECK(cudaDeviceSynchronize());
+    int refused = pp_launch_error(note, sizeof note) != 0;
+    int right = refused == c.refused && (!refused || strstr(note, "use_shared"));
+    if (!right)
+      fprintf(stderr, "stream: %s was %s, not %s: %s\n", c.what, refused ? "refused" : "let through",
+              c.refused ? "refused, naming the kernel" : "let through", note);
+    else printf("stream: %s %s%s\n", c.what, refused ? "refused: " : "ran clean", note);
+    failed |= !right;
+  }
+  PP_CHECK(cudaStreamDestroy(own));
+  PP_CHECK(cudaFree(out));
+  return failed ? PP_EXIT_FAIL : PP_EXIT_PASS;
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
   if (argc != 2) {
-    fprintf(stderr, "usage: %s poison|shared-cap\n", argv[0]);
+    fprintf(stderr, "usage: %s poison|shared-cap|stream\n", argv[0]);
     return PP_EXIT_USAGE;
   }
   const char *why = NULL;
@@ -126,6 +174,7 @@ int main(int argc, char **argv) {
   }
   if (!strcmp(argv[1], "poison")) return test_poison();
   if (!strcmp(argv[1], "shared-cap")) return test_shared_cap();
+  if (!strcmp(argv[1], "stream")) return test_stream();
   fprintf(stderr, "unknown group %s\n", argv[1]);
   return PP_EXIT_USAGE;
 }

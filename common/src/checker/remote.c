@@ -165,8 +165,12 @@ static int start(pp_runner *r, char *note, size_t len) {
   r->socket = pair[0];
 
   /* The runner must export the variant table the checker was built with; it
-   * takes the checker's --max-shared-kib, since its launchers are what ask. */
-  pp_request q = {.op = OP_HELLO, .shared_cap = pp_shared_memory_cap(), .poison = pp_shared_poison()};
+   * takes the checker's --max-shared-kib, since its launchers are what ask,
+   * and watches its launches if the checker would. */
+  pp_request q = {.op = OP_HELLO,
+                  .shared_cap = pp_shared_memory_cap(),
+                  .poison = pp_shared_poison(),
+                  .watch = pp_launch_watched()};
   pp_reply a;
   double began = pp_now_s(), limit = r->timeout_s > START_LIMIT_S ? r->timeout_s : START_LIMIT_S;
   int asked = ask(r, &q, NULL, 0, &a, limit, "while starting", note, len);

@@ -14,7 +14,7 @@
 #include "l2_flush.h"
 #include "protocol.h"
 #include "share.h"
-#include "shared_watch.h"
+#include "launch_watch.h"
 
 /* After answering a request on the checker's clock, the runner waits for the
  * next one awake this long: between the timed requests of a window the
@@ -29,7 +29,7 @@ static void hold_work(void *ms) {
 /* OP_HELLO: takes the checker's settings, and answers with the variant table. */
 static int hello(const pp_problem *p, const pp_request *q) {
   pp_cap_shared_memory(q->shared_cap);
-  if (q->shared_cap > 0) pp_shared_watch(q->shared_cap);
+  if (q->watch) pp_launch_watch(q->shared_cap);
   pp_set_shared_poison(q->poison);
   pp_reply a;
   memset(&a, 0, sizeof a);

@@ -1,5 +1,6 @@
-#include "shared_watch.h"
+#include "launch_watch.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -16,13 +17,13 @@ static int cap;
  * (and skipping) where there is no driver. */
 static CUresult (*func_attribute)(int *, CUfunction_attribute, CUfunction);
 static CUresult (*kernel_function)(CUfunction *, CUkernel);
-/* The first launch past the cap (or that could not be judged) since the last
- * pp_shared_overrun(). */
+/* The first launch past the cap, on a stream other than the default one, or
+ * that could not be judged, since the last pp_launch_misfit(). */
 static int overrun;
 static char overrun_note[384];
 /* How many launch calls were judged (and passed over as another runtime's),
  * the last one's shared memory, and whether two differed: what
- * pp_shared_watch() checks its probe against (one launch may pass through two
+ * pp_launch_watch() checks its probe against (one launch may pass through two
  * of the calls watched). */
 static unsigned long long seen, foreign;
 static long long seen_fixed, seen_dynamic;
@@ -31,7 +32,7 @@ static int seen_differ;
 /* The parameters of __cudaLaunchKernel(), which <<<>>> calls from CUDA 13 on
  * (crt/host_runtime.h) and for which the headers give no struct: CUPTI passes
  * a call's parameters in order, as for cudaLaunchKernel (the probe in
- * pp_shared_watch() holds this to the launch it makes). */
+ * pp_launch_watch() holds this to the launch it makes). */
 typedef struct {
   cudaKernel_t kernel;
   dim3 gridDim;
@@ -42,11 +43,15 @@ typedef struct {
 } pp_cudaLaunchKernel_v13000_params;
 
 /* A launch: its kernel, as the runtime (a __global__ function or a
- * cudaKernel_t) or the driver names it, and its dynamic shared memory. */
+ * cudaKernel_t) or the driver names it, its dynamic shared memory, its stream
+ * and whether the call was a per-thread default stream's (_ptsz: a file built
+ * with --default-stream per-thread). */
 typedef struct {
   const void *runtime;
   CUfunction driver;
   size_t dynamic;
+  const void *stream;
+  int per_thread;
 } launch;
 
 /* The runtime's launch calls. CUPTI reports no driver callbacks for the
@@ -59,42 +64,53 @@ static int runtime_launch(CUpti_CallbackId id, const void *params, launch *l) {
     const pp_cudaLaunchKernel_v13000_params *p = params;
     l->runtime = (const void *)p->kernel; /* cudaFuncGetAttributes() takes a cudaKernel_t as is */
     l->dynamic = p->sharedMem;
+    l->stream = p->stream;
+    l->per_thread = id == CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000;
     return 1;
   }
   case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000: {
     const cudaLaunchKernel_v7000_params *p = params;
     l->runtime = p->func;
     l->dynamic = p->sharedMem;
+    l->stream = p->stream;
     return 1;
   }
   case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000: {
     const cudaLaunchKernel_ptsz_v7000_params *p = params;
     l->runtime = p->func;
     l->dynamic = p->sharedMem;
+    l->stream = p->stream;
+    l->per_thread = 1;
     return 1;
   }
   case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000: {
     const cudaLaunchCooperativeKernel_v9000_params *p = params;
     l->runtime = p->func;
     l->dynamic = p->sharedMem;
+    l->stream = p->stream;
     return 1;
   }
   case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000: {
     const cudaLaunchCooperativeKernel_ptsz_v9000_params *p = params;
     l->runtime = p->func;
     l->dynamic = p->sharedMem;
+    l->stream = p->stream;
+    l->per_thread = 1;
     return 1;
   }
   case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060: {
     const cudaLaunchKernelExC_v11060_params *p = params;
     l->runtime = p->func;
     l->dynamic = p->config ? p->config->dynamicSmemBytes : 0;
+    l->stream = p->config ? p->config->stream : NULL;
     return p->config != NULL; /* without one the launch fails on its own */
   }
   case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060: {
     const cudaLaunchKernelExC_ptsz_v11060_params *p = params;
     l->runtime = p->func;
     l->dynamic = p->config ? p->config->dynamicSmemBytes : 0;
+    l->stream = p->config ? p->config->stream : NULL;
+    l->per_thread = 1;
     return p->config != NULL; /* without one the launch fails on its own */
   }
   default:
@@ -111,6 +127,8 @@ static int driver_launch(CUpti_CallbackId id, const void *params, launch *l) {
     const cuLaunchKernel_params *p = params;
     l->driver = p->f;
     l->dynamic = p->sharedMemBytes;
+    l->stream = p->hStream;
+    l->per_thread = id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz;
     return 1;
   }
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
@@ -118,6 +136,8 @@ static int driver_launch(CUpti_CallbackId id, const void *params, launch *l) {
     const cuLaunchCooperativeKernel_params *p = params;
     l->driver = p->f;
     l->dynamic = p->sharedMemBytes;
+    l->stream = p->hStream;
+    l->per_thread = id == CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz;
     return 1;
   }
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
@@ -125,6 +145,8 @@ static int driver_launch(CUpti_CallbackId id, const void *params, launch *l) {
     const cuLaunchKernelEx_params *p = params;
     l->driver = p->f;
     l->dynamic = p->config ? p->config->sharedMemBytes : 0;
+    l->stream = p->config ? p->config->hStream : NULL;
+    l->per_thread = id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz;
     return p->config != NULL;
   }
   default:
@@ -177,7 +199,11 @@ static void CUPTIAPI on_launch(void *user, CUpti_CallbackDomain domain, CUpti_Ca
   if (seen++ && (fixed != seen_fixed || (long long)l.dynamic != seen_dynamic)) seen_differ = 1;
   seen_fixed = fixed;
   seen_dynamic = (long long)l.dynamic;
-  if (overrun || (fixed >= 0 && fixed + (long long)l.dynamic <= cap)) return;
+  /* The contract's stream: the legacy default stream, as 0 or cudaStreamLegacy. */
+  int other_stream = l.per_thread || (l.stream != NULL && l.stream != (const void *)cudaStreamLegacy);
+  /* Without a cap, a kernel whose static shared memory cannot be read is not judged by it. */
+  int fits = cap == INT_MAX || (fixed >= 0 && fixed + (long long)l.dynamic <= cap);
+  if (overrun || (!other_stream && fits)) return;
   const char *name = call->symbolName;
   if (!name && l.runtime) {
     cudaError_t before = cudaPeekAtLastError();
@@ -188,7 +214,14 @@ static void CUPTIAPI on_launch(void *user, CUpti_CallbackDomain domain, CUpti_Ca
   }
   if (!name) name = "(unnamed)";
   overrun = 1;
-  if (fixed < 0)
+  if (other_stream)
+    snprintf(overrun_note, sizeof overrun_note,
+             "kernel %.80s was launched on %s, not on the default stream that the contract names",
+             name,
+             l.stream == (const void *)cudaStreamPerThread || l.per_thread
+                 ? "the calling thread's own default stream (cudaStreamPerThread)"
+                 : "a stream of its own");
+  else if (fixed < 0)
     snprintf(overrun_note, sizeof overrun_note,
              "kernel %.80s was launched with %zu bytes of dynamic shared memory, but its static shared "
              "memory could not be read (%s): its launch cannot be held to --max-shared-kib",
@@ -202,7 +235,7 @@ static void CUPTIAPI on_launch(void *user, CUpti_CallbackDomain domain, CUpti_Ca
 
 /* Ends the process: the launches were to be checked and cannot be. */
 static void cannot_watch(const char *why) {
-  fprintf(stderr, "error: --max-shared-kib: %s, so the kernels' shared memory cannot be checked\n", why);
+  fprintf(stderr, "error: the launch watch: %s, so the kernels' launches cannot be checked\n", why);
   exit(PP_EXIT_FAIL);
 }
 
@@ -231,7 +264,7 @@ static void cupti_or_fail(CUptiResult got, const char *what) {
   cannot_watch(why);
 }
 
-void pp_shared_watch(int cap_bytes) {
+void pp_launch_watch(int cap_bytes) {
   /* Every launch call of the runtime (<<<>>> goes through __cudaLaunchKernel
    * from CUDA 13 on; cudaLaunchKernel and cudaLaunchKernelEx are the labs'
    * own; _ptsz: per-thread default stream) and of the driver. */
@@ -256,7 +289,7 @@ void pp_shared_watch(int cap_bytes) {
   /* Less than the smallest cap (1 KiB) with the probe's 256 static bytes. */
   enum { PROBE_DYNAMIC = 520 };
   static CUpti_SubscriberHandle subscriber;
-  cap = cap_bytes;
+  cap = cap_bytes > 0 ? cap_bytes : INT_MAX;
   if (subscriber) return;
   *(void **)&func_attribute = driver_entry("cuFuncGetAttribute");
   *(void **)&kernel_function = driver_entry("cuKernelGetFunction");
@@ -289,11 +322,11 @@ void pp_shared_watch(int cap_bytes) {
   overrun = 0;
 }
 
-void pp_shared_forget(void) {
+void pp_launch_forget(void) {
   overrun = 0;
 }
 
-int pp_shared_overrun(char *note, size_t len) {
+int pp_launch_misfit(char *note, size_t len) {
   if (!overrun) return 0;
   snprintf(note, len, "%s", overrun_note);
   overrun = 0;
