@@ -26,9 +26,13 @@
 #   timeout-scale X          grade with --timeout-scale X: a sample whose tests
 #                            are meant to run out of time waits less for it
 #   tests GLOB...            grade with --tests: only the tests these globs name
-#                            (one line or several), for a sample whose point is
-#                            how the runner starts or ends, the same in every
-#                            GPU test: one of each kind shows it
+#                            (one line or several), for a sample whose point the
+#                            tests named show: how the runner starts or ends (the
+#                            same in every GPU test: one of each kind shows it),
+#                            or a cheat that no sanitizer is there to see
+#   beside                   with `tests` naming no timed or large test: the
+#                            grading times nothing, and runs beside the other GPU
+#                            tests (tests/grading/CMakeLists.txt)
 #   gpu-lock on              grade as a worker sharing its GPU would
 #                            (PP_GRADE_GPU_LOCK): the timing and large tests
 #                            must take the lock alone, every other GPU test
@@ -205,19 +209,25 @@ compare() {
       bad=1
     fi
   done < "$tsv"
-  # With `tests`, each names a test; such a sample runs beside other GPU work
-  # (tests/grading/CMakeLists.txt), so none it names may be timed or large.
+  # With `tests`, each names a test; with `beside` too, the sample runs beside
+  # other GPU work (tests/grading/CMakeLists.txt), so none it names may be timed or large.
+  if grep -qx beside "$want_file" && [ -z "$only" ]; then
+    echo "  beside: without 'tests', every test runs, the timed ones too" >&2
+    bad=1
+  fi
   set -f
   for glob in $only; do
     cut -f1 "$tsv" | while read -r name; do case $name in $glob) echo "$name" ;; esac; done | grep -q . ||
       { echo "  tests $glob: no test of the lab matches it" >&2; bad=1; }
   done
   set +f
-  [ -z "$only" ] || for name in $(cut -f1 "$tsv"); do
-    named "$name" || continue
-    kind=$(awk -F '\t' -v name="$name" '$1 == "test" && $3 == name { print $4 }' "$graded/build/grading-tests.txt")
-    case $kind in timed | large) echo "  $name: a $kind test, which a sample with 'tests' may not run" >&2; bad=1 ;; esac
-  done
+  if grep -qx beside "$want_file"; then
+    for name in $(cut -f1 "$tsv"); do
+      named "$name" || continue
+      kind=$(awk -F '\t' -v name="$name" '$1 == "test" && $3 == name { print $4 }' "$graded/build/grading-tests.txt")
+      case $kind in timed | large) echo "  $name: a $kind test, which a sample run beside other GPU work may not run" >&2; bad=1 ;; esac
+    done
+  fi
   # A name without a * must be a test that ran: a renamed test is caught.
   for pattern in $(key "$want_file" expect | awk '$1 !~ /[*?[]/ { print $1 }'); do
     cut -f1 "$tsv" | grep -qx "$pattern" ||
