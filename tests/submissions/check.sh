@@ -44,6 +44,10 @@
 #                            over the library peer's) of at most AT_MOST: with a GPU
 #                            a missing verdict or vs_peer fails; where TEST skipped
 #                            for want of a GPU, the line is not checked
+#   ratio TEST V/W AT_MOST   likewise, variant V's speed over variant W's (W's
+#                            time over V's, both from the verdict's time lines):
+#                            a cheat in one variant, held to an honest one timed
+#                            in the same run, which the peer's noise does not blur
 #   within SECONDS           the grading must end within SECONDS
 #   needs cgroups            skipped (77) where tests get no cgroup (grading/run-test
 #                            --cgroups): the defence it tests needs one
@@ -235,28 +239,44 @@ compare() {
   done
   # A speed bound: a file that forges a time must gain nothing by it.
   ratios=$(key "$want_file" ratio)
-  while read -r timed most; do
+  while read -r timed pair most rest; do
     [ -n "$timed" ] || continue
+    [ -n "$most" ] || { most=$pair pair=""; }
+    what=${pair:-vs_peer}
     case $most in
-      '' | *[!0-9.]* | *.*.*) echo "  ratio $timed $most: want a test and a number" >&2; bad=1; continue ;;
+      '' | *[!0-9.]* | *.*.*) echo "  ratio $timed $pair $most: want a test, maybe V/W, and a number" >&2; bad=1; continue ;;
     esac
+    case $pair in
+      '' | [!/]*/[!/]*) ;;
+      *) rest=bad ;;
+    esac
+    case $pair in */*/*) rest=bad ;; esac
+    [ -z "$rest" ] || { echo "  ratio $timed $pair $most: want a test, maybe V/W (two variants), and a number" >&2; bad=1; continue; }
     tested=$(awk -F '\t' -v t="$timed" '$1 == t { print $2 }' "$tsv")
-    got=$(sed -n 's/^vs_peer //p' "$graded/results/$timed.verdict" 2>/dev/null)
+    verdict=$graded/results/$timed.verdict
+    if [ -z "$pair" ]; then
+      got=$(sed -n 's/^vs_peer //p' "$verdict" 2>/dev/null)
+    else
+      got=$(awk -v v="${pair%/*}" -v w="${pair#*/}" '
+        $1 == "time" && $2 == v { tv = $3 }
+        $1 == "time" && $2 == w { tw = $3 }
+        END { if (tv + 0 > 0 && tw + 0 > 0) printf "%.4f\n", tw / tv }' "$verdict" 2>/dev/null)
+    fi
     if [ -z "$tested" ]; then
       echo "  $timed: a ratio is expected, but grading has no such test" >&2
       bad=1
     elif [ "$tested" = skip ] && [ $gpu -eq 0 ]; then
-      echo "  $timed: vs_peer not checked (no GPU here; want at most $most)"
-    elif [ ! -f "$graded/results/$timed.verdict" ]; then
-      echo "  $timed: no verdict (want vs_peer at most $most)" >&2
+      echo "  $timed: $what not checked (no GPU here; want at most $most)"
+    elif [ ! -f "$verdict" ]; then
+      echo "  $timed: no verdict (want $what at most $most)" >&2
       bad=1
     elif [ -z "$got" ]; then
-      echo "  $timed: its verdict gives no vs_peer (want at most $most)" >&2
+      echo "  $timed: its verdict gives no $what (want at most $most)" >&2
       bad=1
     elif awk -v got="$got" -v most="$most" 'BEGIN { exit !(got + 0 <= most + 0) }'; then
-      echo "  $timed: vs_peer $got, at most $most"
+      echo "  $timed: $what $got, at most $most"
     else
-      echo "  $timed: vs_peer $got, want at most $most" >&2
+      echo "  $timed: $what $got, want at most $most" >&2
       bad=1
     fi
   done <<EOF
