@@ -3,8 +3,9 @@
 // matrix instructions fed by its copy engine, one technique per step.
 //
 // Handout: docs/labs/06-tensor-core-matmul.md   Contract: tests/06-tensor-core-matmul/tensor_matmul.h
-// Build, run, grade (from the repository root; on an H100 or H200 with
-// CUDAARCHS=90, which builds this file for sm_90a):
+// Build, run, grade (from the repository root; on an H100 or H200 the build
+// makes this file sm_90a code, which v4-v6 need, as CUDAARCHS=90 does on a
+// machine without a GPU):
 //   cmake --build --preset student --target 06-tensor-core-matmul
 //   build/student/bin/06-tensor-core-matmul --variant v2-mma-ldmatrix --size 1024x1024x1024
 //   ctest --preset student -L 06-tensor-core-matmul
