@@ -2,13 +2,15 @@
 # Host tests of the grading commands' guards: what grading/grade and
 # grading/grade-class do with their output folders, what grading/grade does
 # with archives (limits, names) and with misnamed files, and how
-# grading/gradescope/make-bundle.sh checks its options; and what the
-# sandbox (grading/sandbox) lets a program see and do. None needs a GPU:
+# grading/gradescope/make-bundle.sh checks its options; what the
+# sandbox (grading/sandbox) lets a program see and do; and the speeds the
+# samples' ratio lines read from a perf verdict (tests/submissions/check.sh
+# ratio; the verdict is lab 01's from a grading on an H200). None needs a GPU:
 # grading/grade runs with --stage-only, which takes the files and stops, or
 # stops before building. tests/grading/CMakeLists.txt registers one CTest test
 # per group.
 #
-#   cli.sh output|class|limits|names|bundle|sandbox TREE WORK
+#   cli.sh output|class|limits|names|bundle|sandbox|ratio TREE WORK
 case ${1:-} in -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;; esac
 set -u
 
@@ -17,7 +19,7 @@ fail() {
   exit 1
 }
 
-[ $# -eq 3 ] || fail "usage: cli.sh output|class|limits|names|bundle|sandbox TREE WORK"
+[ $# -eq 3 ] || fail "usage: cli.sh output|class|limits|names|bundle|sandbox|ratio TREE WORK"
 group=$1 tree=$2 work=$3
 grade=$tree/grading/grade
 nl='
@@ -443,6 +445,26 @@ EOF
       lacks "$work/log" "Assembler messages|lto-wrapper|outside"
     fi
     echo "the sandbox showed a program only its own files, no process or network of this machine's, and kept its limits; a link saw only the files it named" ;;
+
+  ratio)
+    read_ratio() { sh "$tree/tests/submissions/check.sh" ratio "$@"; }
+    verdict=$tree/tests/grading/fixtures/perf-verdict/01-dot-product.perf.verdict
+    run 0 read_ratio "$verdict"
+    [ "$(cat "$work/log")" = 1.1007 ] || { cat "$work/log" >&2; fail "vs_peer: want 1.1007"; }
+    # v6's speed over v5's: v5's time over v6's (0.456263 / 0.461490).
+    run 0 read_ratio "$verdict" v6-vectorized/v5-warp-shuffle
+    [ "$(cat "$work/log")" = 0.9887 ] || { cat "$work/log" >&2; fail "v6/v5: want 0.9887"; }
+    # A v6 that gains a tenth on v5, as work-ahead did when its cheat worked, reads above 1.05.
+    awk '$1 == "time" && $2 == "v6-vectorized" { $3 = $3 * 0.9 } { print }' "$verdict" > "$work/gain.verdict"
+    run 0 read_ratio "$work/gain.verdict" v6-vectorized/v5-warp-shuffle
+    [ "$(cat "$work/log")" = 1.0985 ] || { cat "$work/log" >&2; fail "a gain of a tenth: want 1.0985"; }
+    # A variant without a time, and a verdict without vs_peer, give nothing: refused.
+    run 1 read_ratio "$verdict" v6-vectorized/v9-none
+    has "$work/log" "gives no v6-vectorized/v9-none"
+    grep -v '^vs_peer ' "$verdict" > "$work/no-peer.verdict"
+    run 1 read_ratio "$work/no-peer.verdict"
+    has "$work/log" "gives no vs_peer"
+    echo "a ratio line read vs_peer and one variant's speed over another's, and refused a verdict without them" ;;
 
   *) fail "unknown group $group" ;;
 esac

@@ -8,6 +8,8 @@
 #                                               sharing 1 GPU
 #   check.sh slurm TREE WORK SAMPLE...          grading/slurm/ (skips, 77,
 #                                               without a Slurm node)
+#   check.sh ratio VERDICT [V/W]                the speed a ratio line reads
+#                                               from a perf verdict (below)
 #
 # A sample is a folder tests/submissions/<name>/ with an expectation file
 # (`expected`, and `expected.<suffix>` for more runs) and, where the sample is a
@@ -81,6 +83,20 @@ fail() {
 # The value(s) of a key in an expectation file.
 key() {
   sed -n "s/^$2 //p" "$1"
+}
+
+# speed_ratio VERDICT [V/W]: what a ratio line bounds, from a perf verdict:
+# its vs_peer, or with V/W variant V's speed over W's (W's time over V's, from
+# its time lines); nothing where the verdict gives none.
+speed_ratio() {
+  if [ -z "${2:-}" ]; then
+    sed -n 's/^vs_peer //p' "$1" 2>/dev/null
+  else
+    awk -v v="${2%/*}" -v w="${2#*/}" '
+      $1 == "time" && $2 == v { tv = $3 }
+      $1 == "time" && $2 == w { tw = $3 }
+      END { if (tv + 0 > 0 && tw + 0 > 0) printf "%.4f\n", tw / tv }' "$1" 2>/dev/null
+  fi
 }
 
 # True when a GPU is there for the tests to use.
@@ -254,14 +270,7 @@ compare() {
     [ -z "$rest" ] || { echo "  ratio $timed $pair $most: want a test, maybe V/W (two variants), and a number" >&2; bad=1; continue; }
     tested=$(awk -F '\t' -v t="$timed" '$1 == t { print $2 }' "$tsv")
     verdict=$graded/results/$timed.verdict
-    if [ -z "$pair" ]; then
-      got=$(sed -n 's/^vs_peer //p' "$verdict" 2>/dev/null)
-    else
-      got=$(awk -v v="${pair%/*}" -v w="${pair#*/}" '
-        $1 == "time" && $2 == v { tv = $3 }
-        $1 == "time" && $2 == w { tw = $3 }
-        END { if (tv + 0 > 0 && tw + 0 > 0) printf "%.4f\n", tw / tv }' "$verdict" 2>/dev/null)
-    fi
+    got=$(speed_ratio "$verdict" "$pair")
     if [ -z "$tested" ]; then
       echo "  $timed: a ratio is expected, but grading has no such test" >&2
       bad=1
@@ -467,6 +476,13 @@ check_class() {
   [ $rc -eq "$want_rc" ] || { cat "$out/collect.log" >&2; fail "$collector exited $rc, want $want_rc"; }
 }
 
+if [ "${1:-}" = ratio ]; then
+  [ $# -eq 2 ] || [ $# -eq 3 ] || fail "usage: check.sh ratio VERDICT [V/W]"
+  got=$(speed_ratio "$2" "${3:-}")
+  [ -n "$got" ] || fail "$2 gives no ${3:-vs_peer}"
+  echo "$got"
+  exit 0
+fi
 [ $# -ge 3 ] || fail "usage: check.sh sample|class|slurm TREE ..."
 mode=$1 tree=$2
 shift 2
