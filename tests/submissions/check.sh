@@ -257,17 +257,16 @@ compare() {
   ratios=$(key "$want_file" ratio)
   while read -r timed pair most rest; do
     [ -n "$timed" ] || continue
+    line="$timed $pair${most:+ $most}${rest:+ $rest}"
     [ -n "$most" ] || { most=$pair pair=""; }
     what=${pair:-vs_peer}
-    case $most in
-      '' | *[!0-9.]* | *.*.*) echo "  ratio $timed $pair $most: want a test, maybe V/W, and a number" >&2; bad=1; continue ;;
-    esac
+    case $most in '' | *[!0-9.]* | *.*.*) rest=bad ;; esac
     case $pair in
-      '' | [!/]*/[!/]*) ;;
+      */*/* | /* | */) rest=bad ;;
+      '' | */*) ;;
       *) rest=bad ;;
     esac
-    case $pair in */*/*) rest=bad ;; esac
-    [ -z "$rest" ] || { echo "  ratio $timed $pair $most: want a test, maybe V/W (two variants), and a number" >&2; bad=1; continue; }
+    [ -z "$rest" ] || { echo "  ratio $line: want a test, maybe V/W (two variants), and a number" >&2; bad=1; continue; }
     tested=$(awk -F '\t' -v t="$timed" '$1 == t { print $2 }' "$tsv")
     verdict=$graded/results/$timed.verdict
     got=$(speed_ratio "$verdict" "$pair")
