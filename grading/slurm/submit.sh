@@ -4,8 +4,8 @@
 #
 #   grading/slurm/submit.sh SUBMISSIONS OUT_DIR [--partition P] [--gres SPEC |
 #       --no-gres] [--time T] [--cpus N] [--max-parallel N] [--sbatch "OPTIONS"]
-#       [-- grade-class options: --rubric FILE --labs "LAB ..." --timeout-scale X
-#        --budget S]
+#       [-- grade-class options: --rubric FILE --labs "LAB ..." --tests "GLOB ..."
+#        --timeout-scale X --budget S]
 #
 # SUBMISSIONS holds one folder or archive per student (grading/grade-class).
 # Checks the grade-class options (a bad one: exit 2, nothing submitted),

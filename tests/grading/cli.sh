@@ -22,6 +22,7 @@ fail() {
 [ $# -eq 3 ] || fail "usage: cli.sh output|class|limits|names|bundle|sandbox|ratio TREE WORK"
 group=$1 tree=$2 work=$3
 grade=$tree/grading/grade
+tab=$(printf '\t')
 nl='
 '
 rm -rf "$work"
@@ -106,7 +107,9 @@ case $group in
     run 2 "$class" "$work/subs" "$work/out-bad" --budget ten
     run 2 "$class" "$work/subs" "$work/out-gpus" --gpus 99
     has "$work/log" "--gpus 99, but only"
-    for out in out-none out-bad out-gpus; do
+    run 2 "$class" "$work/subs" "$work/out-tests" --tests '01-dot-product.v*;true'
+    has "$work/log" "--tests takes globs of test names"
+    for out in out-none out-bad out-gpus out-tests; do
       [ ! -e "$work/$out" ] || fail "grade-class, refused, still made $work/$out"
     done
 
@@ -137,6 +140,23 @@ case $group in
     echo "notes" > "$work/new/notes.txt"
     run 0 "$class" --list-only "$work/subs" "$work/new"
     has "$work/new/notes.txt" "notes"
+
+    # --tests reaches grading/grade whole, its globs unmatched against the
+    # files where grade-class runs (one here would match): the tests left out
+    # are missing, the others run (without a GPU its GPU tests skip: 3; on
+    # one, the skeleton's sweeps fail).
+    mkdir -p "$work/one/alice"
+    cp "$dot" "$work/one/alice/" || fail "cannot copy $dot"
+    : > "$work/01-dot-product.vfile"
+    (cd "$work" && "$class" "$work/one" "$work/graded" --labs 01-dot-product \
+      --tests "01-dot-product.v*" > "$work/log" 2>&1 < /dev/null)
+    rc=$?
+    [ $rc -eq 0 ] || [ $rc -eq 3 ] || { cat "$work/log" >&2; fail "grade-class --tests exited $rc"; }
+    tsv=$work/graded/alice/results/tests.tsv
+    has "$tsv" "01-dot-product.build${tab}pass"
+    has "$tsv" "01-dot-product.perf${tab}missing"
+    grep -q "^01-dot-product.v1-interleaved$tab\(pass\|fail\|skip\)$tab" "$tsv" || fail "$tsv: v1 did not run"
+    ! grep -q 'matches no test' "$work/graded/alice/grade.log" || fail "grade-class --tests: a glob was matched against files"
     echo "every grade-class output folder check passed" ;;
 
   limits)
