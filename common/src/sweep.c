@@ -125,6 +125,7 @@ int pp_grade(session *s, const int *selected) {
   int count = p->variant_count(), sizes_skipped = 0, rotated = pp_dataset_count(p);
   int *cases = calloc((size_t)count, sizeof *cases), *failed = calloc((size_t)count, sizeof *failed);
   kept_here *kept = calloc((size_t)count, sizeof *kept);
+  double *took = calloc((size_t)count, sizeof *took); /* each variant's seconds at this size */
   for (int k = 0; k < s->plan_count && !all_settled(selected, failed, count); ++k) {
     const pp_size size = s->plan[k].size;
     char label[96];
@@ -132,6 +133,8 @@ int pp_grade(session *s, const int *selected) {
     size_t need = p->device_bytes(&size);
     if (plan_runs(s, k, selected, cases, failed, &sizes_skipped) <= 0) continue;
     memset(kept, 0, (size_t)count * sizeof *kept);
+    memset(took, 0, (size_t)count * sizeof *took);
+    double began = pp_now_s();
     int seeds = need > ONE_SEED_BYTES ? 1 : s->plan[k].seeds;
     void *state = pp_state_create(s, &size);
     for (int j = 0; j < seeds; ++j) {
@@ -145,7 +148,9 @@ int pp_grade(session *s, const int *selected) {
           if (!selected[v] || failed[v] >= FAILURES_SHOWN) continue;
           const char *name = p->variant(v).name;
           pp_verdict verdict;
+          double start = pp_now_s();
           int outcome = pp_run_once(s, state, v, d, name, &verdict);
+          took[v] += pp_now_s() - start;
           cases[v]++;
           s->cases++;
           if (outcome == RAN && verdict.correct) kept_too_much(s, &kept[v], &verdict);
@@ -158,13 +163,20 @@ int pp_grade(session *s, const int *selected) {
       }
     }
     pp_state_destroy(s, state);
-    printf("checked size %s (%d seed%s from %llu)\n", label, seeds, seeds > 1 ? "s" : "",
-           (unsigned long long)o->seed);
+    /* Where a test's time goes: a size's wall time and its slowest variant
+     * (its launches and checks, waits for the inputs included). */
+    int slowest = 0;
+    for (int v = 1; v < count; ++v)
+      if (took[v] > took[slowest]) slowest = v;
+    printf("checked size %s (%d seed%s from %llu) in %.2f s, the slowest variant %s %.2f s\n", label,
+           seeds, seeds > 1 ? "s" : "", (unsigned long long)o->seed, pp_now_s() - began,
+           p->variant(slowest).name, took[slowest]);
   }
   int status = sweep_end(s, selected, cases, failed, sizes_skipped, "");
   free(cases);
   free(failed);
   free(kept);
+  free(took);
   return status;
 }
 
