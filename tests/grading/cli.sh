@@ -5,12 +5,14 @@
 # grading/gradescope/make-bundle.sh checks its options; what the
 # sandbox (grading/sandbox) lets a program see and do; and the speeds the
 # samples' ratio lines read from a perf verdict (tests/submissions/check.sh
-# ratio; the verdict is lab 01's from a grading on an H200). None needs a GPU:
+# ratio; the verdict is lab 01's from a grading on an H200); and how
+# grading/run-test counts a test's time where gradings share a GPU lock
+# (lock). None needs a GPU:
 # grading/grade runs with --stage-only, which takes the files and stops, or
 # stops before building. tests/grading/CMakeLists.txt registers one CTest test
 # per group.
 #
-#   cli.sh output|class|limits|names|bundle|sandbox|ratio TREE WORK
+#   cli.sh output|class|limits|names|bundle|sandbox|ratio|lock TREE WORK
 case ${1:-} in -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;; esac
 set -u
 
@@ -19,7 +21,7 @@ fail() {
   exit 1
 }
 
-[ $# -eq 3 ] || fail "usage: cli.sh output|class|limits|names|bundle|sandbox|ratio TREE WORK"
+[ $# -eq 3 ] || fail "usage: cli.sh output|class|limits|names|bundle|sandbox|ratio|lock TREE WORK"
 group=$1 tree=$2 work=$3
 grade=$tree/grading/grade
 tab=$(printf '\t')
@@ -487,6 +489,37 @@ EOF
     run 1 read_ratio "$work/no-peer.verdict"
     has "$work/log" "gives no vs_peer"
     echo "a ratio line read vs_peer and one variant's speed over another's, and refused a verdict without them" ;;
+
+  lock)
+    # run-test counts a test's seconds from when it holds its GPU lock: a lone
+    # (large or timed) test that waits for another grading's lone test says so
+    # in its log's first line, and its wait is not its time.
+    command -v flock > /dev/null || { echo "no flock here: skipped"; exit 77; }
+    results=$work/results lock=$work/gpu.lock
+    mkdir -p "$results"
+    run_test() {  # NAME KIND
+      PP_GRADE_CGROUPS=0 PP_GRADE_GPU_LOCK=${held:-} sh "$tree/grading/run-test" "$results" "$1" "$2" 60 -- \
+        sh -c 'echo status pass > "$1"' sh "$results/$1.verdict"
+    }
+    seconds_of() { cut -f3 "$results/$1.result"; }
+    flock -x "$lock" sleep 3 &
+    holder=$!
+    sleep 1 # the holder has the lock
+    held=$lock run 0 run_test waits.large large
+    wait $holder
+    has "$results/waits.large.log" "run-test: waited "
+    has "$results/waits.large.log" " s for the GPU lock that gradings sharing this GPU take"
+    waited=$(sed -n '1s/^run-test: waited \([0-9.]*\) s .*/\1/p' "$results/waits.large.log")
+    awk -v w="${waited:-0}" 'BEGIN { exit !(w >= 1.0) }' ||
+      fail "the wait of waits.large is under the second the lock was held: $(cat "$results/waits.large.log")"
+    awk -v s="$(seconds_of waits.large)" 'BEGIN { exit !(s < 1.0) }' ||
+      fail "waits.large took $(seconds_of waits.large) s: its wait for the lock was counted as its time"
+    # Nothing held: no wait to report, with a lock or without one.
+    held=$lock run 0 run_test free.quick quick
+    lacks "$results/free.quick.log" "waited"
+    held="" run 0 run_test unlocked.large large
+    lacks "$results/unlocked.large.log" "waited"
+    echo "a lone test that waited for the GPU lock said so in its log, and its seconds left the wait out" ;;
 
   *) fail "unknown group $group" ;;
 esac
